@@ -1,0 +1,81 @@
+// Audio half of the composition filter graph: narration, ducked music and scene sound mixed to one bed.
+import { num } from '../ffmpeg/filter-escape.ts';
+import type { InputPlan } from './compose-inputs.ts';
+import type { ResolvedSpec } from './compose-spec.ts';
+import type { GraphPart } from './video-graph.ts';
+
+/** Every branch is brought to this before mixing, so the mix needs no further conversion. */
+export const MIX_FORMAT = 'aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo';
+
+/**
+ * Music ducking: the narration drives a compressor on the music. Threshold ~ -34 dBFS so ordinary speech
+ * triggers it, ratio 8 pulls music ~12 dB under the voice, release long enough not to pump between words.
+ */
+export const DUCKING = 'sidechaincompress=threshold=0.02:ratio=8:attack=20:release=350';
+
+/** The mixed (not yet normalised) audio, or null when nothing in the spec makes sound. */
+export function buildAudioMix(spec: ResolvedSpec, inputs: InputPlan): GraphPart | null {
+  const filters: string[] = [];
+  const branches: string[] = [];
+  const d = num(spec.durationSec);
+
+  if (spec.narration && inputs.narration !== null) {
+    const tempo = spec.narration.tempo !== 1 ? `,atempo=${num(spec.narration.tempo)}` : '';
+    // Padded to the full length: the mix and the ducking key both need a stream that lasts the whole video.
+    const chain = `[${inputs.narration}:a]${MIX_FORMAT}${tempo},apad=whole_dur=${d},atrim=duration=${d}`;
+    if (spec.music) {
+      filters.push(`${chain},asplit=2[narr][duckkey]`);
+    } else {
+      filters.push(`${chain}[narr]`);
+    }
+    branches.push('narr');
+  }
+
+  if (spec.music && inputs.music !== null) {
+    const { volume, fadeInSec, fadeOutSec } = spec.music;
+    const fades: string[] = [];
+    if (fadeInSec > 0) fades.push(`afade=t=in:st=0:d=${num(fadeInSec)}`);
+    if (fadeOutSec > 0)
+      fades.push(`afade=t=out:st=${num(spec.durationSec - fadeOutSec)}:d=${num(fadeOutSec)}`);
+    const chain = [
+      `[${inputs.music}:a]${MIX_FORMAT}`,
+      `volume=${num(volume)}`,
+      ...fades,
+      `atrim=duration=${d}`,
+    ];
+    if (branches.includes('narr')) {
+      filters.push(`${chain.join(',')}[music]`);
+      filters.push(`[music][duckkey]${DUCKING}[ducked]`);
+      branches.push('ducked');
+    } else {
+      filters.push(`${chain.join(',')}[music]`);
+      branches.push('music');
+    }
+  }
+
+  if (spec.scenes.some((s) => s.hasAudio)) {
+    const labels = spec.scenes.map((scene, i) => {
+      const label = `sa${i}`;
+      const sd = num(scene.duration);
+      const input = inputs.scenes[i];
+      if (scene.hasAudio && input !== null && input !== undefined) {
+        filters.push(`[${input}:a]${MIX_FORMAT},apad,atrim=duration=${sd}[${label}]`);
+      } else {
+        filters.push(`anullsrc=r=48000:cl=stereo,atrim=duration=${sd}[${label}]`);
+      }
+      return label;
+    });
+    const gain = spec.sceneAudioVolume !== 1 ? `,volume=${num(spec.sceneAudioVolume)}` : '';
+    filters.push(
+      `${labels.map((l) => `[${l}]`).join('')}concat=n=${labels.length}:v=0:a=1,atrim=duration=${d}${gain}[scene]`,
+    );
+    branches.push('scene');
+  }
+
+  if (branches.length === 0) return null;
+  if (branches.length === 1) return { filters, output: branches[0] ?? 'narr' };
+  filters.push(
+    `${branches.map((b) => `[${b}]`).join('')}amix=inputs=${branches.length}:duration=longest:dropout_transition=0:normalize=0[mix]`,
+  );
+  return { filters, output: 'mix' };
+}

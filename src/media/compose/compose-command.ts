@@ -1,0 +1,87 @@
+// ffmpeg command lines of a composition: the audio-only loudness measurement and the single-graph render.
+import { num } from '../ffmpeg/filter-escape.ts';
+import { buildAudioMix } from './audio-graph.ts';
+import { planInputs } from './compose-inputs.ts';
+import { resolveComposeSpec, type ComposeSpec, type ResolvedSpec } from './compose-spec.ts';
+import { gainFilter } from './loudness-plan.ts';
+import { buildVideoGraph } from './video-graph.ts';
+
+export interface FfmpegCommand {
+  args: string[];
+}
+
+/**
+ * Audio-only pass: renders the mix (through the spec's gain stage, if it has one) into ebur128 and the
+ * null muxer; parseEbur128Summary reads the result. Null when the composition has no sound source.
+ */
+export function buildAudioMeasureCommand(spec: ComposeSpec): FfmpegCommand | null {
+  const resolved = resolveComposeSpec(spec);
+  const inputs = planInputs(resolved, 'audio');
+  const mix = buildAudioMix(resolved, inputs);
+  if (!mix) return null;
+  const { gain } = resolved.loudness;
+  const stage = gain ? `${gainFilter(gain, resolved.loudness)},` : '';
+  const graph = [...mix.filters, `[${mix.output}]${stage}ebur128=peak=true[measured]`];
+  return {
+    args: [...inputs.args, '-filter_complex', graph.join(';'), '-map', '[measured]', '-f', 'null', '-'],
+  };
+}
+
+function audioTail(resolved: ResolvedSpec, mixOutput: string | null): string {
+  if (mixOutput === null)
+    return `anullsrc=r=48000:cl=stereo,atrim=duration=${num(resolved.durationSec)}[aout]`;
+  const { gain, integratedLufs, truePeakDb } = resolved.loudness;
+  if (gain) return `[${mixOutput}]${gainFilter(gain, resolved.loudness)}[aout]`;
+  // Unmeasured: loudnorm's single-pass dynamic mode (about ±1 LU); it runs at 192 kHz, hence the resample.
+  return `[${mixOutput}]loudnorm=I=${num(integratedLufs)}:TP=${num(truePeakDb)},aresample=48000[aout]`;
+}
+
+/** Builds the one ffmpeg invocation that renders the finished MP4. */
+export function buildComposeCommand(spec: ComposeSpec): FfmpegCommand {
+  const resolved = resolveComposeSpec(spec);
+  const inputs = planInputs(resolved, 'video');
+  const video = buildVideoGraph(resolved, inputs);
+  const mix = buildAudioMix(resolved, inputs);
+  const graph = [...video.filters, ...(mix?.filters ?? []), audioTail(resolved, mix?.output ?? null)];
+  const { preset, crf, audioBitrateKbps, threads } = resolved.encoding;
+  return {
+    args: [
+      '-y',
+      ...inputs.args,
+      '-filter_complex',
+      graph.join(';'),
+      '-map',
+      `[${video.output}]`,
+      '-map',
+      '[aout]',
+      '-c:v',
+      'libx264',
+      '-preset',
+      preset,
+      '-crf',
+      String(crf),
+      '-profile:v',
+      'high',
+      '-pix_fmt',
+      'yuv420p',
+      '-r',
+      num(resolved.fps),
+      '-g',
+      String(Math.round(resolved.fps * 2)),
+      ...(threads > 0 ? ['-threads', String(threads)] : []),
+      '-c:a',
+      'aac',
+      '-b:a',
+      `${audioBitrateKbps}k`,
+      '-ar',
+      '48000',
+      '-ac',
+      '2',
+      '-t',
+      num(resolved.durationSec),
+      '-movflags',
+      '+faststart',
+      resolved.outputPath,
+    ],
+  };
+}

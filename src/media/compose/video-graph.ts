@@ -1,0 +1,114 @@
+// Video half of the composition filter graph: scenes → cover-crop → concat → captions → logo → text → bar.
+import { platformSafeZone } from '../captions/safe-zone.ts';
+import { escapeFilterValue, ffmpegColor, num } from '../ffmpeg/filter-escape.ts';
+import type { InputPlan } from './compose-inputs.ts';
+import type { ResolvedScene, ResolvedSpec } from './compose-spec.ts';
+
+/** Height reserved above the bottom UI for up to two caption lines, px on a 1920-high frame. */
+const CAPTION_BAND_PX = 240;
+/** Watermark text height as a fraction of the frame height, and its opacity. */
+const WATERMARK_SIZE = 0.018;
+const WATERMARK_OPACITY = 0.6;
+
+export interface GraphPart {
+  filters: string[];
+  /** Label of the part's final output. */
+  output: string;
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+/**
+ * Crops the largest centred region with the frame's aspect ratio, then scales it to the frame: the same
+ * result as scale-to-cover + crop, but the scaler only touches pixels that are kept. Scaling straight to
+ * yuv420p lets swscale convert the pixel format in the same pass.
+ */
+export function coverFilter(width: number, height: number): string {
+  const g = gcd(width, height);
+  const aw = width / g;
+  const ah = height / g;
+  return `crop=w=min(iw\\,ih*${aw}/${ah}):h=min(ih\\,iw*${ah}/${aw}),scale=${width}:${height},format=yuv420p,setsar=1`;
+}
+
+/**
+ * Per-scene chain lasting exactly `duration`. Video: frame rate, cover, and a held last frame if the source
+ * runs short. Image: cover once, then repeat that frame.
+ */
+export function sceneFilter(scene: ResolvedScene, input: number, spec: ResolvedSpec, label: string): string {
+  const cover = coverFilter(spec.width, spec.height);
+  if (scene.kind === 'image') {
+    const frames = Math.max(1, Math.round(scene.duration * spec.fps));
+    return `[${input}:v]${cover},loop=loop=${frames - 1}:size=1,setpts=N/${num(spec.fps)}/TB[${label}]`;
+  }
+  const d = num(scene.duration);
+  return (
+    `[${input}:v]fps=${num(spec.fps)},${cover},` +
+    `tpad=stop_mode=clone:stop_duration=${d},trim=duration=${d},setpts=PTS-STARTPTS[${label}]`
+  );
+}
+
+/** Distance from the bottom edge to the logo's bottom: bottom UI, caption band, margin. */
+export function logoBottomOffset(spec: ResolvedSpec, margin: number): number {
+  const safe = platformSafeZone(spec);
+  return safe.bottom + Math.round((CAPTION_BAND_PX * spec.height) / 1920) + margin;
+}
+
+export function buildVideoGraph(spec: ResolvedSpec, inputs: InputPlan): GraphPart {
+  const filters: string[] = [];
+  const sceneLabels = spec.scenes.map((scene, i) => {
+    const input = inputs.scenes[i];
+    if (input === null || input === undefined) throw new Error(`scene ${i} has no input in the video pass`);
+    const label = `v${i}`;
+    filters.push(sceneFilter(scene, input, spec, label));
+    return label;
+  });
+
+  let current = sceneLabels[0] ?? 'v0';
+  if (sceneLabels.length > 1) {
+    filters.push(`${sceneLabels.map((l) => `[${l}]`).join('')}concat=n=${sceneLabels.length}:v=1:a=0[vcat]`);
+    current = 'vcat';
+  }
+
+  if (spec.ass) {
+    const fontsDir = spec.ass.fontsDir ? `:fontsdir=${escapeFilterValue(spec.ass.fontsDir)}` : '';
+    filters.push(`[${current}]subtitles=filename=${escapeFilterValue(spec.ass.path)}${fontsDir}[vsub]`);
+    current = 'vsub';
+  }
+
+  if (spec.logo && inputs.logo !== null) {
+    const logoWidth = 2 * Math.round((spec.width * spec.logo.widthFraction) / 2);
+    const bottom = logoBottomOffset(spec, spec.logo.margin);
+    filters.push(`[${inputs.logo}:v]scale=${logoWidth}:-2,format=yuva420p[logo]`);
+    filters.push(`[${current}][logo]overlay=x=W-w-${spec.logo.margin}:y=H-h-${bottom}:eval=init[vlogo]`);
+    current = 'vlogo';
+  }
+
+  if (spec.watermark) {
+    const safe = platformSafeZone(spec);
+    const size = Math.max(8, Math.round(spec.height * WATERMARK_SIZE));
+    const border = Math.max(1, Math.round(size / 12));
+    filters.push(
+      `[${current}]drawtext=fontfile=${escapeFilterValue(spec.watermark.fontFile)}` +
+        `:text=${escapeFilterValue(spec.watermark.text)}:expansion=none:fontsize=${size}` +
+        `:fontcolor=white@${WATERMARK_OPACITY}:borderw=${border}:bordercolor=black@0.4` +
+        `:x=${safe.left}:y=${safe.top}[vmark]`,
+    );
+    current = 'vmark';
+  }
+
+  if (spec.progressBar) {
+    const { heightPx, position, color } = spec.progressBar;
+    const y = position === 'top' ? 0 : spec.height - heightPx;
+    // A full-width bar slides in from the left: empty on the first frame, full on the last.
+    const span = Math.max(spec.durationSec - 1 / spec.fps, 1 / spec.fps);
+    filters.push(
+      `color=c=${ffmpegColor(color)}:s=${spec.width}x${heightPx}:r=${num(spec.fps)}:d=${num(spec.durationSec)}[barsrc]`,
+    );
+    filters.push(`[${current}][barsrc]overlay=x=-w+w*t/${num(span)}:y=${y}[vbar]`);
+    current = 'vbar';
+  }
+
+  return { filters, output: current };
+}

@@ -1,0 +1,263 @@
+// Awareness: a surprising framing → why care → one action.
+import { styled, type PurposeLibrary } from './types.ts';
+
+export const awareness: PurposeLibrary = {
+  beats: {
+    opening: {
+      keep: 0,
+      lines: [
+        "Let's talk about {topic}.",
+        "Here's something worth a minute of your time: {topic}.",
+        'A quick word about {question}.',
+        ...styled(['energetic'], '{Topic}. We need to talk.'),
+        ...styled(['calm'], "Let's take a quiet moment to talk about {topic}."),
+        ...styled(
+          ['inspirational'],
+          'Change starts with paying attention, so let us pay attention to {topic}.',
+        ),
+      ],
+    },
+    fact: {
+      keep: 0,
+      lines: [
+        '{Topic} affects more people than you think.',
+        "Here's something most people don't realize: {claim}.",
+        '{Number}. Let that sink in.',
+        "Most people don't think about {topic} until it affects them directly.",
+        '{Topic} {is} part of more lives than most people realize.',
+      ],
+    },
+    whyCare: {
+      keep: 1,
+      lines: [
+        'Why should you care? Because {claim}.',
+        'Why should you care? Because {topic} touches everyday life in ways that are easy to miss.',
+        'It affects {audience} first, but not only them.',
+      ],
+    },
+    closeToHome: {
+      keep: 3,
+      lines: [
+        'Chances are, it is closer to home than you think.',
+        'Someone you know has probably been affected, even if they have never said so.',
+      ],
+    },
+    silence: {
+      keep: 4,
+      lines: [
+        'Part of the problem is that it is rarely talked about.',
+        'It stays invisible mostly because nobody brings it up.',
+      ],
+    },
+    action: {
+      keep: 0,
+      lines: [
+        'Share this with one person today.',
+        "Here's one thing you can do today: take five minutes to learn more about {topic}.",
+        'One simple step: talk about {topic} with someone you care about.',
+        'Start small: share what you learned today with one person.',
+      ],
+    },
+    startsHere: {
+      keep: 5,
+      lines: [
+        'Awareness is where change starts.',
+        'Every change that matters started with people simply paying attention.',
+      ],
+    },
+    smallActions: {
+      keep: 5,
+      lines: [
+        'Small actions add up when enough people take them.',
+        'One conversation can change how someone sees {topic}.',
+      ],
+    },
+    notAlone: {
+      keep: 6,
+      lines: [
+        "You don't have to fix everything at once.",
+        'You do not need to be an expert to make a difference here.',
+      ],
+    },
+    betterTalk: {
+      keep: 7,
+      lines: ['The more people understand {topic}, the better the conversations around it get.'],
+    },
+    questions: {
+      keep: 7,
+      lines: [
+        'Ask questions, listen to the answers, and keep an open mind.',
+        'Stay curious, check your sources, and keep learning.',
+      ],
+    },
+    everyday: {
+      keep: 5,
+      lines: [
+        'It shows up in everyday moments: in conversations, in choices, and in the things we overlook.',
+      ],
+    },
+    misconception: {
+      keep: 4,
+      lines: ['A common misconception is that {topic} only affects other people. It rarely works that way.'],
+    },
+    cost: {
+      keep: 6,
+      lines: ['Ignoring it has a cost, even when that cost is hard to see at first.'],
+    },
+    listen: {
+      keep: 6,
+      lines: ['If someone around you is dealing with it, the most useful thing you can do is listen.'],
+    },
+    learnBasics: {
+      keep: 6,
+      lines: ['Learning the basics takes less time than you think, and it changes how you see things.'],
+    },
+    share: {
+      keep: 7,
+      lines: ['Sharing this video is a small step, but it reaches people you might never talk to.'],
+    },
+    askAround: {
+      keep: 7,
+      lines: ['Ask the people around you what they know about {topic}. The answers might surprise you.'],
+    },
+    myths: {
+      keep: 7,
+      lines: ['There are plenty of myths out there, so rely on trusted sources when you want to learn more.'],
+    },
+    takesTime: {
+      keep: 8,
+      lines: ['Change takes time, and that is okay. What matters is that it starts.'],
+    },
+    patience: {
+      keep: 8,
+      lines: ['Be patient with others, and with yourself, as you learn.'],
+    },
+    reflect: {
+      keep: 7,
+      lines: ['Take a moment to think about how {topic} shows up in your own life.'],
+    },
+    everyPerson: {
+      keep: 8,
+      lines: [
+        'This is bigger than one person, but every person counts.',
+        'When enough people pay attention, things start to move.',
+      ],
+    },
+    platform: {
+      keep: 8,
+      lines: ['You do not need a big platform to make a difference. A single honest conversation is enough.'],
+    },
+    nameIt: {
+      keep: 8,
+      lines: ['Notice it, name it, and talk about it. That is how awareness turns into action.'],
+    },
+    remember: {
+      keep: 7,
+      lines: ['So remember: pay attention, learn a little, and share what you know.'],
+    },
+    close: {
+      keep: 2,
+      lines: [
+        'Pass it on.',
+        'Now you know. Pass it on.',
+        'Knowing is the first step.',
+        'Thanks for paying attention to {topic}.',
+      ],
+    },
+  },
+  patterns: [
+    [
+      'opening',
+      'fact',
+      'misconception',
+      'whyCare',
+      'everyday',
+      'points',
+      'closeToHome',
+      'silence',
+      'cost',
+      'reflect',
+      'myths',
+      'learnBasics',
+      'askAround',
+      'listen',
+      'action',
+      'smallActions',
+      'share',
+      'platform',
+      'nameIt',
+      'startsHere',
+      'takesTime',
+      'notAlone',
+      'patience',
+      'everyPerson',
+      'betterTalk',
+      'questions',
+      'remember',
+      'close',
+    ],
+    [
+      'fact',
+      'opening',
+      'whyCare',
+      'closeToHome',
+      'everyday',
+      'points',
+      'misconception',
+      'silence',
+      'cost',
+      'reflect',
+      'learnBasics',
+      'myths',
+      'askAround',
+      'startsHere',
+      'action',
+      'listen',
+      'notAlone',
+      'smallActions',
+      'share',
+      'nameIt',
+      'platform',
+      'takesTime',
+      'patience',
+      'questions',
+      'betterTalk',
+      'everyPerson',
+      'remember',
+      'close',
+    ],
+    [
+      'opening',
+      'whyCare',
+      'fact',
+      'points',
+      'everyday',
+      'silence',
+      'misconception',
+      'closeToHome',
+      'cost',
+      'reflect',
+      'myths',
+      'learnBasics',
+      'listen',
+      'askAround',
+      'action',
+      'smallActions',
+      'share',
+      'notAlone',
+      'platform',
+      'startsHere',
+      'nameIt',
+      'patience',
+      'takesTime',
+      'everyPerson',
+      'betterTalk',
+      'questions',
+      'remember',
+      'close',
+    ],
+  ],
+  pointClause: ['{Point}.', 'And remember: {point}.', 'Worth knowing: {point}.'],
+  pointPhrase: ['Keep {point} in mind.', 'Worth knowing: {point}.'],
+  signoff: ['Learn more at {website}.', 'Find resources at {website}.', 'Get involved at {website}.'],
+};

@@ -1,0 +1,283 @@
+// Entertainment: setup → twist → punchline.
+import { styled, type PurposeLibrary } from './types.ts';
+
+export const entertainment: PurposeLibrary = {
+  beats: {
+    opening: {
+      keep: 0,
+      lines: [
+        'So I tried to explain {topic} to my friends.',
+        'Let me tell you about the time I tried to understand {topic}.',
+        'POV: someone asks you to explain {topic}.',
+        'Me, confidently starting a conversation about {topic}.',
+      ],
+    },
+    howHard: {
+      keep: 1,
+      lines: ['How hard could it be?', 'I figured it would take two minutes.'],
+    },
+    confidence: {
+      keep: 2,
+      lines: [
+        'I had a plan. I had notes. I had way too much confidence.',
+        'I cleared my throat like a professor. Big mistake.',
+      ],
+    },
+    nodding: {
+      keep: 3,
+      lines: [
+        'Five minutes in, everyone was nodding. Great sign, right?',
+        'At first, it was going great. People were nodding.',
+      ],
+    },
+    followUp: {
+      keep: 4,
+      lines: [
+        'Then someone asked a follow-up question. I panicked.',
+        'Then came the question I was not ready for.',
+      ],
+    },
+    changeSubject: {
+      keep: 5,
+      lines: [
+        'I tried to change the subject. It did not work.',
+        'I tried a joke to buy time. Nobody laughed.',
+      ],
+    },
+    justWords: {
+      keep: 6,
+      lines: ['At this point, I was just saying words.', 'Somewhere, a teacher felt a disturbance.'],
+    },
+    twist: {
+      keep: 0,
+      lines: [
+        'Plot twist: {claim}.',
+        'Plot twist: they were explaining it to me by the end.',
+        'Plot twist: {claim}. Nobody saw that coming.',
+        'Turns out, {claim}. Who knew?',
+        'Turns out {topic} {is} a lot more interesting than I gave {it} credit for.',
+      ],
+    },
+    shortVersion: {
+      keep: 3,
+      lines: [
+        "Anyway, here's the short version: {claim}.",
+        'The short version? {Question}, and it actually makes sense.',
+      ],
+    },
+    goodNews: {
+      keep: 5,
+      lines: [
+        'The good news? It actually makes sense once you stop overthinking it.',
+        'Honestly? Once it clicked, it was kind of great.',
+      ],
+    },
+    recovery: {
+      keep: 7,
+      lines: [
+        'I went home, read about it properly, and came back with a second attempt.',
+        'Round two went better. Slightly.',
+      ],
+    },
+    punchline: {
+      keep: 0,
+      lines: [
+        'Moral of the story: never underestimate {topic}.',
+        'Lesson learned: {topic} always wins.',
+        "Next time, I'm just sending them this video.",
+      ],
+    },
+    research: {
+      keep: 4,
+      lines: ['So I did what any reasonable person would do. I watched one video and called it research.'],
+    },
+    basics: {
+      keep: 5,
+      lines: ['I started with the basics. Or what I thought were the basics.'],
+    },
+    diagram: {
+      keep: 5,
+      lines: ['I even drew a diagram. It looked like a map of a city that does not exist.'],
+    },
+    faces: {
+      keep: 6,
+      lines: ["My friend's face slowly went from curious to concerned."],
+    },
+    phone: {
+      keep: 6,
+      lines: ['Meanwhile, someone at the back was quietly looking it up on their phone.'],
+    },
+    wrong: {
+      keep: 5,
+      lines: ['I said something with total confidence. It was wrong. Very wrong.'],
+    },
+    awkward: {
+      keep: 6,
+      lines: ['Then came the silence. The long, awkward kind.'],
+    },
+    pivot: {
+      keep: 7,
+      lines: [
+        "So I pivoted. I said, let's look at it from a different angle. I did not have a different angle.",
+      ],
+    },
+    expert: {
+      keep: 6,
+      lines: ['Luckily, one person in the room actually knew what they were talking about.'],
+    },
+    lesson: {
+      keep: 5,
+      lines: ['That is when I learned the most important lesson: listen first, explain later.'],
+    },
+    secondTry: {
+      keep: 6,
+      lines: ['The next day, I tried again. This time, I actually read about {topic} first.'],
+    },
+    clicked: {
+      keep: 6,
+      lines: ['And something clicked. It was not that complicated. I had just made it complicated.'],
+    },
+    proud: {
+      keep: 7,
+      lines: [
+        'I explained it again, properly this time. Someone even said, oh, that makes sense.',
+        'I have never felt so proud of one sentence.',
+      ],
+    },
+    mirror: {
+      keep: 8,
+      lines: ['I practiced in the mirror. The mirror was not impressed.'],
+    },
+    groupChat: {
+      keep: 8,
+      lines: ['By the time I got home, the group chat had already turned it into a meme.'],
+    },
+    notes: {
+      keep: 8,
+      lines: [
+        'I checked my notes. My notes just said: good luck.',
+        'Two minutes became twenty. Twenty became an hour.',
+      ],
+    },
+    sequel: {
+      keep: 7,
+      lines: ['Stay tuned for part two, where I try to explain it to my parents.'],
+    },
+    close: {
+      keep: 2,
+      lines: [
+        'Never again.',
+        "And that's how {topic} humbled me.",
+        'Anyway. {Topic}. Respect it.',
+        ...styled(['entertaining'], 'I will be taking questions never.'),
+      ],
+    },
+  },
+  patterns: [
+    [
+      'opening',
+      'howHard',
+      'research',
+      'confidence',
+      'mirror',
+      'basics',
+      'diagram',
+      'nodding',
+      'faces',
+      'followUp',
+      'wrong',
+      'awkward',
+      'changeSubject',
+      'pivot',
+      'phone',
+      'notes',
+      'justWords',
+      'points',
+      'twist',
+      'expert',
+      'lesson',
+      'shortVersion',
+      'secondTry',
+      'clicked',
+      'proud',
+      'goodNews',
+      'recovery',
+      'groupChat',
+      'punchline',
+      'sequel',
+      'close',
+    ],
+    [
+      'opening',
+      'confidence',
+      'howHard',
+      'research',
+      'basics',
+      'mirror',
+      'nodding',
+      'diagram',
+      'faces',
+      'justWords',
+      'wrong',
+      'followUp',
+      'awkward',
+      'changeSubject',
+      'phone',
+      'pivot',
+      'notes',
+      'twist',
+      'points',
+      'expert',
+      'recovery',
+      'secondTry',
+      'clicked',
+      'goodNews',
+      'proud',
+      'lesson',
+      'shortVersion',
+      'groupChat',
+      'punchline',
+      'sequel',
+      'close',
+    ],
+    [
+      'opening',
+      'howHard',
+      'mirror',
+      'nodding',
+      'confidence',
+      'research',
+      'basics',
+      'diagram',
+      'followUp',
+      'faces',
+      'wrong',
+      'justWords',
+      'awkward',
+      'changeSubject',
+      'pivot',
+      'phone',
+      'notes',
+      'points',
+      'twist',
+      'expert',
+      'lesson',
+      'secondTry',
+      'clicked',
+      'proud',
+      'goodNews',
+      'shortVersion',
+      'recovery',
+      'groupChat',
+      'punchline',
+      'sequel',
+      'close',
+    ],
+  ],
+  pointClause: ['Also, apparently, {point}.', 'Fun fact: {point}.'],
+  pointPhrase: [
+    'And then someone brought up {point}.',
+    'Then somebody mentioned {point}. Of course they did.',
+  ],
+  signoff: ['More at {website}.', 'Find more at {website}.'],
+};

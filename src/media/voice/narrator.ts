@@ -1,0 +1,127 @@
+import { OpenAiSpeechClient } from '../../providers/openai-speech.ts';
+import type { SynthesizedSpeech } from './synthesize.ts';
+import { synthesize } from './synthesize.ts';
+import { listVoices, resolveVoice, VoiceUnavailableError, type VoiceInfo } from './voice-catalogue.ts';
+
+/** Voice ids of the configured OpenAI-compatible speech service are written `speech:<voice>`. */
+export const SPEECH_VOICE_PREFIX = 'speech:';
+/** The voices OpenAI's speech API documents; self-hosted compatible servers accept the same names. */
+export const SPEECH_SERVICE_VOICES = [
+  'alloy',
+  'ash',
+  'ballad',
+  'coral',
+  'echo',
+  'fable',
+  'nova',
+  'onyx',
+  'sage',
+  'shimmer',
+  'verse',
+];
+
+export interface NarrationRequest {
+  text: string;
+  voiceId?: string;
+  gender?: 'female' | 'male';
+  language: string;
+  speed: number;
+  outPath: string;
+  signal?: AbortSignal;
+}
+
+export interface SpeechServiceSettings {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+}
+
+/** Chooses the engine for a voice id: local espeak-ng voices, or the speech service when one is configured. */
+export class Narrator {
+  private readonly service: OpenAiSpeechClient | undefined;
+
+  constructor(settings?: SpeechServiceSettings) {
+    this.service =
+      settings &&
+      new OpenAiSpeechClient({ baseURL: settings.baseUrl, apiKey: settings.apiKey, model: settings.model });
+  }
+
+  /** Throws VoiceUnavailableError (a 400 for the API) when no engine can speak this request. */
+  check(request: Pick<NarrationRequest, 'voiceId' | 'gender' | 'language'>): void {
+    if (request.voiceId?.startsWith(SPEECH_VOICE_PREFIX)) {
+      const name = request.voiceId.slice(SPEECH_VOICE_PREFIX.length);
+      if (!this.service) {
+        throw new VoiceUnavailableError(
+          `${request.voiceId} needs a speech service (SPEECH_BASE_URL, SPEECH_API_KEY, SPEECH_MODEL)`,
+          request.language,
+          this.voiceIds(request.language),
+        );
+      }
+      if (!SPEECH_SERVICE_VOICES.includes(name)) {
+        throw new VoiceUnavailableError(
+          `unknown speech service voice ${name}`,
+          request.language,
+          this.voiceIds(request.language),
+        );
+      }
+      return;
+    }
+    resolveVoice({ voiceId: request.voiceId, gender: request.gender, language: request.language });
+  }
+
+  async synthesize(request: NarrationRequest): Promise<SynthesizedSpeech> {
+    this.check(request);
+    if (request.voiceId?.startsWith(SPEECH_VOICE_PREFIX)) {
+      return this.service!.synthesize({
+        text: request.text,
+        voice: request.voiceId.slice(SPEECH_VOICE_PREFIX.length),
+        language: request.language,
+        speed: request.speed,
+        outPath: request.outPath,
+        signal: request.signal,
+      });
+    }
+    const voice = resolveVoice({
+      voiceId: request.voiceId,
+      gender: request.gender,
+      language: request.language,
+    });
+    return synthesize({
+      text: request.text,
+      voice,
+      speed: request.speed,
+      outPath: request.outPath,
+      signal: request.signal,
+    });
+  }
+
+  private voiceIds(language: string): string[] {
+    return [
+      ...listVoices()
+        .filter((v) => v.language === language)
+        .map((v) => v.id),
+      ...(this.service ? SPEECH_SERVICE_VOICES.map((v) => SPEECH_VOICE_PREFIX + v) : []),
+    ];
+  }
+
+  /** The voice catalogue for /capabilities: local voices per language, plus the service's when configured. */
+  catalogue(): {
+    engine: string;
+    languages: Record<string, Pick<VoiceInfo, 'id' | 'gender' | 'locale' | 'name'>[]>;
+    service_voices: string[];
+  } {
+    const languages: Record<string, Pick<VoiceInfo, 'id' | 'gender' | 'locale' | 'name'>[]> = {};
+    for (const voice of listVoices())
+      (languages[voice.language] ??= []).push({
+        id: voice.id,
+        gender: voice.gender,
+        locale: voice.locale,
+        name: voice.name,
+      });
+    return {
+      engine: 'espeak-ng (local)',
+      languages,
+      service_voices: this.service ? SPEECH_SERVICE_VOICES.map((v) => SPEECH_VOICE_PREFIX + v) : [],
+    };
+  }
+}

@@ -1,0 +1,210 @@
+import type { ModeDefinition, Price } from '../../platform/modes/mode.ts';
+import { invalidInputError } from '../../platform/generation/parse-request.ts';
+import { unitPrice } from '../../platform/pricing/price-table.ts';
+import { runStockEngine, type StockEngineDeps } from '../shared/stock-engine.ts';
+import { validateStockInput } from '../shared/stock-validation.ts';
+import { accountBrand } from '../shared/account-brand.ts';
+import { checkSavedLogo } from '../magic/magic-mode.ts';
+import { nicheWarnings, stockRenderEstimate } from '../stock/stock-mode.ts';
+import { articleNarration, type ArticleNarration } from './article-narration.ts';
+import {
+  ARTICLE_ALIASES,
+  articleRequestSchema,
+  prepareArticleBody,
+  topicFromUrl,
+  type ArticleRequest,
+} from './article-request.ts';
+
+// Where the narration of an article-to-video job comes from, in order: a sent `script` (word for word), the
+// article text (markdown stripped, the opening sentences that fit the duration), the summary, and last the
+// service's writer on the title or the URL's words when nothing else was sent.
+
+type ArticleSource =
+  | { kind: 'script'; script: string }
+  | { kind: 'article'; narration: ArticleNarration }
+  | { kind: 'written'; topic: string };
+
+export function articleSource(r: ArticleRequest): ArticleSource | undefined {
+  if (r.script) return { kind: 'script', script: r.script };
+  const narration = articleNarration({
+    title: r.article_title,
+    text: r.article_text,
+    summary: r.article_summary,
+    cta: r.cta_text,
+    durationSec: r.duration_sec,
+    voiceSpeed: r.voice_speed,
+  });
+  if (narration) return { kind: 'article', narration };
+  const topic = r.article_title ?? (r.article_url ? topicFromUrl(r.article_url) : undefined);
+  return topic ? { kind: 'written', topic } : undefined;
+}
+
+function articlePrice(): Price {
+  return {
+    usdCents: unitPrice('article'),
+    breakdown: [
+      {
+        item: 'article-to-video (refunded on failure)',
+        usd_cents: unitPrice('article'),
+        quantity: 1,
+        unit: 'job',
+      },
+    ],
+    tool: 'blog-to-video',
+    model: 'article',
+    tier: 'standard',
+    engine: 'stock',
+  };
+}
+
+function sourceWarnings(r: ArticleRequest, source: ArticleSource | undefined): string[] {
+  const warnings: string[] = [];
+  if (r.article_url)
+    warnings.push(
+      `article_url is recorded with the video, not fetched.${source?.kind === 'written' ? ' Send article_text (or article_summary) to narrate the article itself.' : ''}`,
+    );
+  if (source?.kind === 'script') {
+    warnings.push(
+      'A sent script is narrated word for word instead of the article; cta_text and include_hook do not apply.',
+    );
+  } else if (source?.kind === 'article') {
+    const n = source.narration;
+    if (n.sentencesUsed < n.sentencesAvailable) {
+      warnings.push(
+        `The narration reads the first ${n.sentencesUsed} of ${n.sentencesAvailable} sentences of ${n.source} (${n.words} words; the budget of duration_sec ${r.duration_sec} at voice_speed ${r.voice_speed} is ${n.budgetWords}); send a longer duration_target_sec (up to 120) to read more.`,
+      );
+    }
+    if (r.include_hook !== undefined)
+      warnings.push(
+        'include_hook applies only to scripts the service writes; the article is read as written.',
+      );
+  } else if (source?.kind === 'written') {
+    warnings.push(`No article text was sent: the script is written about "${source.topic}".`);
+  }
+  return warnings;
+}
+
+/** POST /blog-to-video (spec 1 §4.7): an article read as a narrated video with the account brand. */
+export function articleMode(
+  deps: StockEngineDeps & { llmConfigured: boolean },
+): ModeDefinition<ArticleRequest> {
+  return {
+    name: 'article',
+    endpoint: 'blog-to-video',
+    title: 'Article to video',
+    description:
+      'Turns an article into a narrated vertical video: the title opens, the article’s opening sentences (markdown stripped) are read to fit the duration, the call to action closes. Uses the account brand.',
+    schema: articleRequestSchema,
+    aliases: ARTICLE_ALIASES,
+    prepare: prepareArticleBody,
+    receiptStatus: 202,
+    idempotencyKey: 'required',
+    heavy: true,
+    dryRun: true,
+    webhooks: false,
+    privateDelivery: false,
+    identicalRequestProtection: true,
+    async validate(request, services) {
+      const source = articleSource(request);
+      if (!source) {
+        throw invalidInputError([
+          {
+            field: 'article_url',
+            message: 'names no topic on its own; send article_title, article_text or article_summary too',
+          },
+        ]);
+      }
+      if (source.kind === 'article' && source.narration.sentencesUsed === 0) {
+        throw invalidInputError([
+          {
+            field: source.narration.source,
+            message: 'has nothing to narrate once markdown, code, images and links are removed',
+          },
+        ]);
+      }
+      const script =
+        source.kind === 'script'
+          ? source.script
+          : source.kind === 'article'
+            ? source.narration.script
+            : undefined;
+      await validateStockInput(
+        { ...request, script, captions: request.caption_style.preset !== 'none' },
+        services,
+        { llmConfigured: deps.llmConfigured, narrator: deps.narrator },
+      );
+      await checkSavedLogo((await accountBrand(services))?.logo_url, services.urlGuard);
+    },
+    price: articlePrice,
+    estimate: (request) => ({
+      renderSeconds: stockRenderEstimate(request.duration_sec),
+      durationSec: request.duration_sec,
+      warnings: [
+        ...sourceWarnings(request, articleSource(request)),
+        ...(request.asset_urls.length > 0 ? [] : nicheWarnings(request.clip_type)),
+      ],
+    }),
+    async run(ctx) {
+      const r = ctx.request;
+      const source = articleSource(r)!;
+      const brand = await accountBrand(ctx.services);
+      const script =
+        source.kind === 'script'
+          ? source.script
+          : source.kind === 'article'
+            ? source.narration.script
+            : undefined;
+      const brief =
+        [r.article_title, r.article_summary].filter(Boolean).join('. ') ||
+        (source.kind === 'written' ? source.topic : (script ?? '').slice(0, 500));
+      const output = await runStockEngine(
+        ctx,
+        {
+          brief,
+          ...(source.kind === 'written'
+            ? { topic: source.topic, cta: r.cta_text, includeHook: r.include_hook }
+            : { script }),
+          contentPurpose: r.content_purpose,
+          contentStyle: r.content_style,
+          durationSec: r.duration_sec,
+          voiceSpeed: r.voice_speed,
+          language: r.language ?? 'en',
+          voiceId: r.voice_id,
+          voiceGender: r.voice_gender,
+          clipType: r.clip_type,
+          // Categories and tags describe the article, so they also steer the footage.
+          footageKeywords: [...r.footage_keywords, ...r.categories, ...r.tags].slice(0, 32),
+          excludeKeywords: r.exclude_keywords,
+          assetUrls: r.asset_urls,
+          captionStyle: r.caption_style,
+          music: r.music,
+          includeBranding: r.include_branding,
+          progressBar: r.progress_bar,
+          brand,
+          platforms: r.platforms,
+        },
+        deps,
+      );
+      return {
+        ...output,
+        artifacts: {
+          ...output.artifacts,
+          article: {
+            ...(r.article_url ? { url: r.article_url } : {}),
+            ...(r.article_title ? { title: r.article_title } : {}),
+            categories: r.categories,
+            tags: r.tags,
+            narration:
+              source.kind === 'article'
+                ? {
+                    source: source.narration.source,
+                    sentences_used: source.narration.sentencesUsed,
+                    sentences_available: source.narration.sentencesAvailable,
+                  }
+                : { source: source.kind === 'script' ? 'script' : 'written' },
+          },
+        },
+      };
+    },
+  };
+}

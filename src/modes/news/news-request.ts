@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { fetchableUrl } from '../shared/field-schemas.ts';
+import { NEWS_FORMATS } from './news-summary.ts';
+
+// POST /videos/news keeps the camelCase body of spec 1 §4.8. The shared aliases that would rename its own
+// fields (voiceId, aspectRatio, duration) are switched off with keepFields, and the snake_case spellings
+// other routes use point at the camelCase fields instead.
+
+export const NEWS_DURATIONS = { '30s': 30, '60s': 60, '90s': 90, '2min': 120 } as const;
+export type NewsDuration = keyof typeof NEWS_DURATIONS;
+export const NEWS_ASPECT_RATIOS = ['9:16', '16:9', '1:1'] as const;
+
+export const NEWS_KEEP_FIELDS = ['voiceId', 'aspectRatio', 'duration'];
+export const NEWS_ALIASES: Record<string, string> = {
+  voice: 'voiceId',
+  voice_id: 'voiceId',
+  aspect_ratio: 'aspectRatio',
+  source_url: 'sourceUrl',
+  background_music_url: 'backgroundMusicUrl',
+};
+
+/** Fields other stock-engine routes take that this route fixes: each is dropped with a warning. */
+const NOT_CONFIGURABLE = [
+  'captions',
+  'caption_style',
+  'include_captions',
+  'caption_position',
+  'caption_highlight_color',
+  'brand',
+  'brand_id',
+  'logo_url',
+];
+
+export function prepareNewsBody(body: Record<string, unknown>, warnings: string[]): void {
+  for (const field of NOT_CONFIGURABLE) {
+    if (!(field in body)) continue;
+    delete body[field];
+    warnings.push(`"${field}" is ignored: captions and brand are not configurable on /videos/news.`);
+  }
+}
+
+export const newsRequestSchema = z
+  .object({
+    sourceUrl: fetchableUrl.optional(),
+    niches: z.array(z.string().trim().min(1).max(80)).max(10).default([]),
+    keywords: z.array(z.string().trim().min(1).max(100)).max(32).default([]),
+    format: z.enum(NEWS_FORMATS).optional(),
+    voiceId: z.string().min(1).max(100).optional(),
+    backgroundMusicUrl: fetchableUrl.optional(),
+    aspectRatio: z.enum(NEWS_ASPECT_RATIOS).default('9:16'),
+    duration: z.enum(Object.keys(NEWS_DURATIONS) as [NewsDuration, ...NewsDuration[]]).default('60s'),
+  })
+  .superRefine((body, ctx) => {
+    if (!body.sourceUrl && body.niches.length === 0 && body.keywords.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sourceUrl'],
+        message: 'send sourceUrl, or niches or keywords to write the news about',
+      });
+    }
+  })
+  // One article is told as one story; without a source the service writes a digest of the topic.
+  .transform((body) => ({
+    ...body,
+    format: body.format ?? (body.sourceUrl ? ('single' as const) : ('digest' as const)),
+  }));
+
+export type NewsRequest = z.infer<typeof newsRequestSchema>;

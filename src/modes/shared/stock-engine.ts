@@ -1,0 +1,463 @@
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { JobFailure } from '../../platform/errors.ts';
+import type { JobContext, JobOutput } from '../../platform/modes/mode.ts';
+import { UrlRejectedError } from '../../platform/net/url-guard.ts';
+import { buildAss } from '../../media/captions/build-ass.ts';
+import { captionStyleFromRequest } from '../../media/captions/caption-presets.ts';
+import { renderComposition } from '../../media/compose/render-composition.ts';
+import type { ComposeScene, ComposeSpec } from '../../media/compose/compose-spec.ts';
+import { extractPoster } from '../../media/ffmpeg/measure.ts';
+import { probeMedia } from '../../media/ffmpeg/probe.ts';
+import { toSrt } from '../../media/subtitles/srt.ts';
+import { FootageSelectionError, selectFootage, type Scene } from '../../media/footage/select.ts';
+import { inferNiche, type Niche } from '../../media/footage/niches.ts';
+import type { MusicBedFile, StockLibrary } from '../../media/library/stock-library.ts';
+import { splitSentences } from '../../media/script/sentences.ts';
+import { writeTitleAndDescription } from '../../media/script/title-description.ts';
+import type { ScriptWriter } from '../../media/script/writer.ts';
+import type { WordTiming } from '../../media/types.ts';
+import { applyTempo } from '../../media/voice/apply-tempo.ts';
+import { fitToDuration, MAX_TEMPO } from '../../media/voice/fit-to-duration.ts';
+import type { Narrator } from '../../media/voice/narrator.ts';
+import type { Brand, CaptionStyle, MusicOptions, ProgressBar } from './field-schemas.ts';
+import type { ContentPurpose, ContentStyle } from './enums.ts';
+
+// The stock engine shared by generate-and-post, Magic, motivational, article-to-video and news:
+// script → voice → footage → music → captions → brand → one compose → poster. Each stage writes its result
+// to the job's work folder, so a retried attempt resumes after the last finished stage.
+
+export interface StockEngineRequest {
+  /** Text the title, hashtags and niche are drawn from. */
+  brief: string;
+  prompt?: string;
+  topic?: string;
+  /** Narrated word for word when set. */
+  script?: string;
+  contentPurpose?: ContentPurpose;
+  contentStyle: ContentStyle;
+  durationSec: number;
+  voiceSpeed: number;
+  includeHook?: boolean;
+  cta?: string;
+  language: string;
+  voiceId?: string;
+  voiceGender?: 'female' | 'male';
+  clipType?: Niche;
+  footageKeywords: string[];
+  excludeKeywords: string[];
+  assetUrls: string[];
+  captionStyle: CaptionStyle;
+  music: MusicOptions;
+  /** The caller's own music bed (already downloaded and checked), used instead of the library's. */
+  musicBed?: MusicBedFile;
+  includeBranding: boolean;
+  progressBar: ProgressBar;
+  /** The brand of this video (request brand, or the account brand where the mode uses it). */
+  brand?: Brand;
+  platforms: string[];
+}
+
+export interface StockEngineDeps {
+  library: StockLibrary;
+  narrator: Narrator;
+  writer: ScriptWriter;
+  renderPreset: string;
+}
+
+const FRAME = { width: 1080, height: 1920 };
+const TAIL_SEC = 0.8;
+const MAX_VIDEO_SEC = 120;
+const WATERMARK = 'Made with Reelsmith';
+const FONTS_DIR = '/usr/share/fonts/truetype';
+
+async function stage<T>(workDir: string, name: string, run: () => Promise<T>): Promise<T> {
+  const path = join(workDir, `${name}.json`);
+  if (existsSync(path)) return JSON.parse(await readFile(path, 'utf8')) as T;
+  const result = await run();
+  await writeFile(path, JSON.stringify(result));
+  return result;
+}
+
+function whitespaceWords(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
+}
+
+/** Places each sentence on the narration timeline from the timings of its own words. */
+export function sentenceScenes(sentences: string[], words: WordTiming[], videoSec: number): Scene[] {
+  const counts = sentences.map(whitespaceWords);
+  const total = counts.reduce((a, b) => a + b, 0);
+  const scale = total > 0 ? words.length / total : 0;
+  const scenes: Scene[] = [];
+  let consumed = 0;
+  for (const [index, text] of sentences.entries()) {
+    const first = Math.min(words.length - 1, Math.round(consumed * scale));
+    consumed += counts[index]!;
+    const last = Math.min(words.length - 1, Math.max(first, Math.round(consumed * scale) - 1));
+    const start = index === 0 ? 0 : scenes[index - 1]!.end;
+    const end = index === sentences.length - 1 ? videoSec : (words[last + 1]?.start ?? words[last]!.end);
+    if (end > start) scenes.push({ index: scenes.length, text, start, end });
+  }
+  return scenes.length > 0 ? scenes : [{ index: 0, text: sentences.join(' '), start: 0, end: videoSec }];
+}
+
+function highlightColor(request: StockEngineRequest): string | undefined {
+  return request.captionStyle.highlight_color ?? request.brand?.accent_color ?? request.brand?.primary_color;
+}
+
+interface ScriptStage {
+  script: string;
+  sentences: string[];
+  title: string;
+  description: string;
+  hashtags: string[];
+  writer: string;
+}
+
+interface VoiceStage {
+  audioPath: string;
+  words: WordTiming[];
+  narrationSec: number;
+  videoSec: number;
+  voiceId: string;
+  tempo: number;
+  timingSource: string;
+}
+
+interface FootageStage {
+  niche: Niche;
+  nicheReason: string;
+  scenes: ComposeScene[];
+  shots: { start: number; duration: number; clipId: string; matched: string[] }[];
+  warnings: string[];
+}
+
+export async function runStockEngine(
+  ctx: JobContext<unknown>,
+  request: StockEngineRequest,
+  deps: StockEngineDeps,
+): Promise<JobOutput> {
+  const { workDir, signal, services } = ctx;
+
+  const script = await stage<ScriptStage>(workDir, 'script', async () => {
+    await ctx.progress('script', 5, request.script ? 'Preparing your script.' : 'Writing the script.');
+    if (request.script) {
+      const copy = writeTitleAndDescription({
+        brief: request.brief,
+        script: request.script,
+        contentPurpose: request.contentPurpose,
+        platforms: request.platforms,
+        language: request.language,
+        brand: request.brand && {
+          name: request.brand.name,
+          websiteUrl: request.brand.website_url,
+          industry: request.brand.industry,
+          keywords: request.brand.keywords,
+        },
+      });
+      return { script: request.script, sentences: splitSentences(request.script), ...copy, writer: 'sent' };
+    }
+    const written = await deps.writer.write({
+      prompt: request.prompt,
+      topic: request.topic,
+      contentPurpose: request.contentPurpose,
+      contentStyle: request.contentStyle,
+      durationSec: request.durationSec,
+      voiceSpeed: request.voiceSpeed,
+      includeHook: request.includeHook,
+      cta: request.cta,
+      language: request.language,
+      platforms: request.platforms,
+      seed: ctx.job.id,
+      brand: request.brand && {
+        name: request.brand.name,
+        websiteUrl: request.brand.website_url,
+        tone: request.brand.tone,
+        industry: request.brand.industry,
+        keywords: request.brand.keywords,
+      },
+    });
+    return {
+      script: written.script,
+      sentences: written.sentences,
+      title: written.title,
+      description: written.description,
+      hashtags: written.hashtags,
+      writer: written.writer,
+    };
+  });
+
+  const voice = await stage<VoiceStage>(workDir, 'voice', async () => {
+    await ctx.progress('voice', 15, 'Recording the narration.');
+    const speech = await deps.narrator.synthesize({
+      text: script.script,
+      voiceId: request.voiceId,
+      gender: request.voiceGender,
+      language: request.language,
+      speed: request.voiceSpeed,
+      outPath: join(workDir, 'speech.wav'),
+      signal,
+    });
+    // Generated scripts aim at duration_sec; a sent script is never cut and may make the video longer.
+    const longest = MAX_VIDEO_SEC - TAIL_SEC;
+    const target = request.script
+      ? Math.min(longest, Math.max(request.durationSec - TAIL_SEC, speech.durationSec))
+      : Math.min(longest, request.durationSec - TAIL_SEC);
+    const fit = fitToDuration({
+      targetSec: target,
+      durationSec: speech.durationSec,
+      words: speech.words,
+      maxTempo: MAX_TEMPO,
+    });
+    const narration = await applyTempo(speech, fit, join(workDir, 'narration.wav'), signal);
+    const videoSec = Math.min(MAX_VIDEO_SEC, Math.max(request.durationSec, narration.durationSec + TAIL_SEC));
+    return {
+      audioPath: narration.audioPath,
+      words: narration.words,
+      narrationSec: narration.durationSec,
+      videoSec,
+      voiceId: narration.voiceId,
+      tempo: narration.tempo,
+      timingSource: speech.timingSource,
+    };
+  });
+
+  const footage = await stage<FootageStage>(workDir, 'footage', async () => {
+    await ctx.progress('footage', 30, 'Choosing footage for each sentence.');
+    const inferred = inferNiche({
+      industry: request.brand?.industry,
+      keywords: request.brand?.keywords,
+      brief: `${request.brief} ${script.script}`,
+    });
+    const niche = request.clipType ?? inferred.niche;
+    const nicheReason = request.clipType ? 'requested clip_type' : inferred.reason;
+    const scenes = sentenceScenes(script.sentences, voice.words, voice.videoSec);
+    if (request.assetUrls.length > 0)
+      return { niche, nicheReason, ...(await assetFootage(ctx, request.assetUrls, scenes)) };
+    await deps.library.ensureFootage(niche, signal);
+    // With a stock-footage provider configured, candidates for these sentences are imported first.
+    await deps.library.ensureProviderFootage({
+      sceneTexts: scenes.map((s) => s.text),
+      footageKeywords: request.footageKeywords,
+      urlGuard: services.urlGuard,
+      signal,
+    });
+    const clips = await deps.library.readyClips();
+    let selection;
+    try {
+      selection = selectFootage({
+        scenes,
+        niche,
+        footageKeywords: request.footageKeywords,
+        excludeKeywords: request.excludeKeywords,
+        clips,
+        seed: ctx.job.id,
+      });
+    } catch (error) {
+      if (!(error instanceof FootageSelectionError)) throw error;
+      throw new JobFailure({
+        code: 'FOOTAGE_UNAVAILABLE',
+        category: 'input',
+        message: `${error.message} Loosen exclude_keywords or send asset_urls.`,
+        retryable: false,
+      });
+    }
+    const paths = new Map(clips.map((c) => [c.id, c]));
+    const composeScenes: ComposeScene[] = [];
+    for (const shot of selection.shots) {
+      const clip = paths.get(shot.clipId)!;
+      // A shot longer than its clip loops the clip from the start.
+      let remaining = shot.duration;
+      let inPoint = shot.inPoint;
+      while (remaining > 0.01) {
+        const piece = Math.min(remaining, Math.max(0.1, clip.durationSec - inPoint));
+        composeScenes.push({ path: clip.path, inPoint, duration: piece });
+        remaining -= piece;
+        inPoint = 0;
+      }
+    }
+    await deps.library.markUsed([...new Set(selection.shots.map((s) => s.clipId))]);
+    return {
+      niche,
+      nicheReason,
+      scenes: composeScenes,
+      shots: selection.shots.map((s) => ({
+        start: s.start,
+        duration: s.duration,
+        clipId: s.clipId,
+        matched: s.matched,
+      })),
+      warnings: selection.warnings,
+    };
+  });
+
+  await ctx.progress('music', 40, 'Adding music and captions.');
+  const music = request.music.enabled
+    ? (request.musicBed ?? (await deps.library.musicFor(footage.niche, ctx.job.id, signal)))
+    : undefined;
+
+  const captionStyle = captionStyleFromRequest({
+    style: request.captionStyle.preset,
+    text_color: request.captionStyle.text_color,
+    highlight_color: highlightColor(request),
+    position: request.captionStyle.position,
+    font_size: request.captionStyle.font_size,
+  });
+  let assPath: string | undefined;
+  if (captionStyle) {
+    assPath = join(workDir, 'captions.ass');
+    await writeFile(assPath, buildAss(voice.words, captionStyle, FRAME));
+  }
+  const logoPath = request.brand?.logo_url ? await downloadLogo(ctx, request.brand.logo_url) : undefined;
+
+  const output = join(workDir, 'video.mp4');
+  const spec: ComposeSpec = {
+    outputPath: output,
+    ...FRAME,
+    fps: 30,
+    durationSec: voice.videoSec,
+    scenes: footage.scenes,
+    narration: { path: voice.audioPath },
+    ...(music ? { music: { path: music.path, volume: request.music.volume } } : {}),
+    ...(assPath ? { ass: { path: assPath, fontsDir: FONTS_DIR } } : {}),
+    ...(logoPath ? { logo: { path: logoPath } } : {}),
+    ...(request.includeBranding ? { watermark: { text: WATERMARK } } : {}),
+    ...(request.progressBar.enabled
+      ? {
+          progressBar: {
+            position: request.progressBar.position,
+            color: request.progressBar.color ?? request.brand?.accent_color ?? '#FFFFFF',
+            heightPx: 8,
+          },
+        }
+      : {}),
+    encoding: { preset: deps.renderPreset },
+  };
+  let lastReported = 0;
+  await renderComposition(spec, {
+    signal,
+    onProgress: (fraction) => {
+      const percent = 45 + Math.floor(fraction * 45);
+      if (percent >= lastReported + 5) {
+        lastReported = percent;
+        void ctx.progress('compose', percent, 'Rendering the video.');
+      }
+    },
+  });
+  await ctx.progress('poster', 92, 'Making the poster image.');
+  const poster = join(workDir, 'poster.jpg');
+  await extractPoster(output, poster, Math.min(1.5, voice.videoSec / 3));
+  const probed = await probeMedia(output);
+  const srt = join(workDir, 'captions.srt');
+  await writeFile(srt, toSrt(voice.words));
+
+  const hashtags = script.hashtags;
+  return {
+    artifacts: {
+      title: script.title,
+      description: script.description,
+      hashtags,
+      script: script.script,
+      durationSec: Math.round(probed.durationSec * 100) / 100,
+      clipType: footage.niche,
+      voiceId: voice.voiceId,
+      narration: { tempo: voice.tempo, timing: voice.timingSource, writer: script.writer },
+      footage: { niche_reason: footage.nicheReason, shots: footage.shots, warnings: footage.warnings },
+      ...(music ? { music: { id: music.id, title: music.title } } : {}),
+    },
+    files: [
+      { role: 'video', path: output, contentType: 'video/mp4', name: 'video.mp4' },
+      { role: 'thumbnail', path: poster, contentType: 'image/jpeg', name: 'poster.jpg' },
+      { role: 'subtitle', path: srt, contentType: 'application/x-subrip', name: 'captions.srt' },
+      ...(assPath
+        ? [{ role: 'subtitle' as const, path: assPath, contentType: 'text/x-ssa', name: 'captions.ass' }]
+        : []),
+    ],
+  };
+}
+
+function guardFailure(field: string, error: unknown): never {
+  if (error instanceof UrlRejectedError) {
+    throw new JobFailure({
+      code: 'INPUT_FETCH_FAILED',
+      category: 'input',
+      message: `${field}: ${error.message}`,
+      retryable: false,
+    });
+  }
+  throw error;
+}
+
+async function downloadLogo(ctx: JobContext<unknown>, url: string): Promise<string> {
+  const raw = join(ctx.workDir, 'logo-source');
+  try {
+    await ctx.services.urlGuard.download(url, raw, {
+      maxBytes: 10 * 1024 * 1024,
+      timeoutMs: 30_000,
+      signal: ctx.signal,
+    });
+  } catch (error) {
+    guardFailure('brand.logo_url', error);
+  }
+  const info = await probeMedia(raw).catch(() => undefined);
+  const codec = info?.video?.codec;
+  if (!codec || !['png', 'mjpeg', 'webp'].includes(codec)) {
+    throw new JobFailure({
+      code: 'INPUT_INVALID_MEDIA',
+      category: 'input',
+      message: 'brand.logo_url is not a PNG or JPG image.',
+      retryable: false,
+    });
+  }
+  return raw;
+}
+
+/** The caller's own clips as background, in order, one per scene, cycling when there are more scenes. */
+async function assetFootage(
+  ctx: JobContext<unknown>,
+  urls: string[],
+  scenes: Scene[],
+): Promise<Omit<FootageStage, 'niche' | 'nicheReason'>> {
+  const assets: { path: string; durationSec: number }[] = [];
+  for (const [i, url] of urls.entries()) {
+    const path = join(ctx.workDir, `asset-${i}`);
+    try {
+      await ctx.services.urlGuard.download(url, path, {
+        maxBytes: 500 * 1024 * 1024,
+        timeoutMs: 10 * 60_000,
+        signal: ctx.signal,
+      });
+    } catch (error) {
+      guardFailure(`asset_urls[${i}]`, error);
+    }
+    const info = await probeMedia(path).catch(() => undefined);
+    if (!info?.video || info.durationSec <= 0) {
+      throw new JobFailure({
+        code: 'INPUT_INVALID_MEDIA',
+        category: 'input',
+        message: `asset_urls[${i}] is not a playable video.`,
+        retryable: false,
+      });
+    }
+    assets.push({ path, durationSec: info.durationSec });
+  }
+  const composeScenes: ComposeScene[] = [];
+  const shots: FootageStage['shots'] = [];
+  for (const scene of scenes) {
+    const asset = assets[scene.index % assets.length]!;
+    let remaining = scene.end - scene.start;
+    shots.push({
+      start: scene.start,
+      duration: remaining,
+      clipId: `asset-${scene.index % assets.length}`,
+      matched: [],
+    });
+    while (remaining > 0.01) {
+      const piece = Math.min(remaining, asset.durationSec);
+      composeScenes.push({ path: asset.path, inPoint: 0, duration: piece });
+      remaining -= piece;
+    }
+  }
+  return { scenes: composeScenes, shots, warnings: [] };
+}

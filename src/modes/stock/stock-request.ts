@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { brandSchema, httpsUrl } from '../shared/field-schemas.ts';
+import { normalizeStockFields, stockFieldShape } from '../shared/stock-fields-schema.ts';
+import { foldCaptionAliases, foldMusicAliases, foldProgressBarAliases } from '../shared/nested-aliases.ts';
+
+/** Renames of spec 1 §4.2 on top of the shared aliases of §4.1. */
+export const STOCK_ALIASES: Record<string, string> = {
+  clipType: 'clip_type',
+  video_style: 'content_style',
+  includeSvcBranding: 'include_branding',
+  voiceGender: 'voice_gender',
+  voice_language: 'language',
+};
+
+export function prepareStockBody(body: Record<string, unknown>, warnings: string[]): void {
+  foldCaptionAliases(body, warnings);
+  foldMusicAliases(body, warnings);
+  foldProgressBarAliases(body, warnings);
+}
+
+/** The body of POST /generate-and-post after aliases are folded (platform fields are taken out before). */
+export const stockRequestSchema = z
+  .object({
+    ...stockFieldShape,
+    aspect_ratio: z.literal('9:16').default('9:16'),
+    brand: brandSchema.optional(),
+    brand_id: z.string().min(1).max(128).optional(),
+    customer_id: z.string().min(1).max(128).optional(),
+    website_url: httpsUrl.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (!body.prompt && !body.topic && !body.script) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['prompt'],
+        message: 'send at least one of prompt, topic or script',
+      });
+    }
+  })
+  .transform(normalizeStockFields);
+
+export type StockRequest = z.infer<typeof stockRequestSchema>;

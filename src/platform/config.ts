@@ -1,0 +1,147 @@
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .optional()
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+const int = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
+
+const envSchema = z.object({
+  PORT: int(8080),
+  HOST: z.string().default('127.0.0.1'),
+  PUBLIC_BASE_URL: z.url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  EMBEDDED_PG_PORT: int(54329),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RUN_WORKER: flag.default(true),
+  WORKER_CONCURRENCY: z.coerce.number().int().positive().optional(),
+  BODY_LIMIT_BYTES: int(1024 * 1024),
+  JOB_MAX_LIFETIME_SECONDS: int(45 * 60),
+  JOB_LEASE_SECONDS: int(15 * 60),
+  JOB_RETRY_LIMIT: int(2),
+  JOB_RETRY_DELAY_SECONDS: int(5),
+  QUEUE_MAINTENANCE_SECONDS: int(15),
+  QUEUE_POLL_SECONDS: z.coerce.number().min(0.5).default(0.5),
+  JOB_READS_PER_MINUTE: int(60),
+  METADATA_READS_PER_MINUTE: int(120),
+  HEAVY_RENDERS_PER_ACCOUNT: int(5),
+  WEBHOOK_TIMEOUT_MS: int(10_000),
+  WEBHOOK_MAX_ATTEMPTS: int(8),
+  PROGRESS_HISTORY_SECONDS: int(3600),
+  REELSMITH_ALLOW_LOOPBACK_URLS: flag,
+  LIBRARY_DIR: z.string().optional(),
+  LIBRARY_SEED: z.enum(['background', 'on_demand']).default('background'),
+  LLM_BASE_URL: z.string().optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().optional(),
+  SPEECH_BASE_URL: z.string().optional(),
+  SPEECH_API_KEY: z.string().optional(),
+  SPEECH_MODEL: z.string().optional(),
+  RENDER_PRESET: z.string().default('veryfast'),
+  PEXELS_API_KEY: z.string().optional(),
+  PEXELS_BASE_URL: z.string().optional(),
+});
+
+/** An OpenAI-compatible provider, switched on when all three settings are present. */
+export interface ProviderSettings {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+}
+
+function provider(baseUrl?: string, apiKey?: string, model?: string): ProviderSettings | undefined {
+  return baseUrl && apiKey && model ? { baseUrl, apiKey, model } : undefined;
+}
+
+export type Env = Record<string, string | undefined>;
+
+/** The service's settings, read once at start-up from the environment and passed down explicitly. */
+export interface Config {
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  dataDir: string;
+  mediaDir: string;
+  databaseUrl: string | undefined;
+  embeddedPgPort: number;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  runWorker: boolean;
+  workerConcurrency: number;
+  bodyLimitBytes: number;
+  jobs: {
+    maxLifetimeSeconds: number;
+    leaseSeconds: number;
+    retryLimit: number;
+    retryDelaySeconds: number;
+    maintenanceSeconds: number;
+    pollSeconds: number;
+  };
+  limits: {
+    jobReadsPerMinute: number;
+    metadataReadsPerMinute: number;
+    heavyRendersPerAccount: number;
+  };
+  webhooks: { timeoutMs: number; maxAttempts: number };
+  progressHistorySeconds: number;
+  allowLoopbackUrls: boolean;
+  /** Generated and uploaded stock footage and music beds. */
+  libraryDir: string;
+  /** 'background': generate the whole catalogue after start; 'on_demand': only what a render needs. */
+  librarySeed: 'background' | 'on_demand';
+  llm: ProviderSettings | undefined;
+  speech: ProviderSettings | undefined;
+  /** Stock footage from Pexels' video API, imported per scene when a key is set. */
+  pexels: { apiKey: string; baseUrl?: string } | undefined;
+  renderPreset: string;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/$/, ''),
+    dataDir,
+    mediaDir: resolve(dataDir, 'media'),
+    databaseUrl: e.DATABASE_URL || undefined,
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    logLevel: e.LOG_LEVEL,
+    runWorker: e.RUN_WORKER,
+    workerConcurrency: e.WORKER_CONCURRENCY ?? Math.max(1, availableParallelism()),
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    jobs: {
+      maxLifetimeSeconds: e.JOB_MAX_LIFETIME_SECONDS,
+      leaseSeconds: e.JOB_LEASE_SECONDS,
+      retryLimit: e.JOB_RETRY_LIMIT,
+      retryDelaySeconds: e.JOB_RETRY_DELAY_SECONDS,
+      maintenanceSeconds: Math.max(1, e.QUEUE_MAINTENANCE_SECONDS),
+      pollSeconds: e.QUEUE_POLL_SECONDS,
+    },
+    limits: {
+      jobReadsPerMinute: e.JOB_READS_PER_MINUTE,
+      metadataReadsPerMinute: e.METADATA_READS_PER_MINUTE,
+      heavyRendersPerAccount: e.HEAVY_RENDERS_PER_ACCOUNT,
+    },
+    webhooks: { timeoutMs: e.WEBHOOK_TIMEOUT_MS, maxAttempts: e.WEBHOOK_MAX_ATTEMPTS },
+    progressHistorySeconds: e.PROGRESS_HISTORY_SECONDS,
+    allowLoopbackUrls: e.REELSMITH_ALLOW_LOOPBACK_URLS,
+    libraryDir: resolve(e.LIBRARY_DIR ?? resolve(dataDir, 'library')),
+    librarySeed: e.LIBRARY_SEED,
+    llm: provider(e.LLM_BASE_URL, e.LLM_API_KEY, e.LLM_MODEL),
+    speech: provider(e.SPEECH_BASE_URL, e.SPEECH_API_KEY, e.SPEECH_MODEL),
+    renderPreset: e.RENDER_PRESET,
+    pexels: e.PEXELS_API_KEY
+      ? { apiKey: e.PEXELS_API_KEY, ...(e.PEXELS_BASE_URL ? { baseUrl: e.PEXELS_BASE_URL } : {}) }
+      : undefined,
+  };
+}

@@ -1,0 +1,132 @@
+// Every error the API answers with is made here, so codes, HTTP statuses and retryability stay consistent.
+
+export interface ApiErrorOptions {
+  retryable?: boolean;
+  details?: unknown;
+  headers?: Record<string, string>;
+}
+
+export class ApiError extends Error {
+  readonly retryable: boolean;
+  readonly details: unknown;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    options: ApiErrorOptions = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.retryable = options.retryable ?? false;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+
+  /** 4xx errors are the caller's to fix; they are logged quietly and never page anyone. */
+  get userFixable(): boolean {
+    return this.status < 500;
+  }
+}
+
+/** One offending field of a request, named by its path in the body. */
+export interface FieldIssue {
+  field: string;
+  message: string;
+  valid_values?: readonly string[];
+}
+
+export const errors = {
+  inputInvalid: (message: string, issues?: FieldIssue[]) =>
+    new ApiError(400, 'INPUT_INVALID', message, { details: issues ? { fields: issues } : undefined }),
+  idempotencyKeyRequired: () =>
+    new ApiError(
+      400,
+      'IDEMPOTENCY_KEY_REQUIRED',
+      'This paid call needs an Idempotency-Key header (8-256 characters), unique per intended job.',
+    ),
+  idempotencyKeyInvalid: () =>
+    new ApiError(400, 'INPUT_INVALID', 'The Idempotency-Key header must be 8-256 characters.', {
+      details: { fields: [{ field: 'Idempotency-Key', message: 'must be 8-256 characters' }] },
+    }),
+  dryRunNotSupported: (route: string) =>
+    new ApiError(400, 'DRY_RUN_NOT_SUPPORTED', `dry_run is not supported on ${route}; nothing was run.`),
+  authRequired: () =>
+    new ApiError(
+      401,
+      'AUTH_REQUIRED',
+      'Send your API key as "Authorization: Bearer <key>" or "X-API-Key: <key>".',
+    ),
+  authInvalid: () =>
+    new ApiError(401, 'AUTH_INVALID_API_KEY', 'The API key is not valid or has been revoked.'),
+  insufficientCredits: (requiredCents: number, balanceCents: number) =>
+    new ApiError(
+      402,
+      'INSUFFICIENT_API_CREDITS',
+      `This call costs ${requiredCents} cents but the balance is ${balanceCents} cents. Top up, then retry with a new Idempotency-Key.`,
+      { details: { required_usd_cents: requiredCents, balance_usd_cents: balanceCents } },
+    ),
+  notFound: (what: string) => new ApiError(404, 'NOT_FOUND', `${what} was not found.`),
+  jobNotFound: (jobId: string) => new ApiError(404, 'JOB_NOT_FOUND', `Job ${jobId} was not found.`),
+  routeNotFound: (method: string, url: string) =>
+    new ApiError(404, 'NOT_FOUND', `No route ${method} ${url}. See GET /api/v1/capabilities for the routes.`),
+  resourceAlreadyExists: () =>
+    new ApiError(
+      409,
+      'RESOURCE_ALREADY_EXISTS',
+      'This Idempotency-Key was already used with a different body. Use a new key for a new request.',
+    ),
+  requestInProgress: () =>
+    new ApiError(
+      409,
+      'REQUEST_IN_PROGRESS',
+      'An identical request is still being handled. Retry in a few seconds to receive its answer.',
+      { retryable: true, headers: { 'retry-after': '5' } },
+    ),
+  cancelNotAllowed: (status: string) =>
+    new ApiError(409, 'JOBS_CANCEL_NOT_ALLOWED', `The job is ${status} and can no longer be cancelled.`),
+  modeNotAvailable: (route: string) =>
+    new ApiError(
+      410,
+      'MODE_NOT_AVAILABLE',
+      `${route} has been retired. See GET /api/v1/capabilities for current modes.`,
+    ),
+  privateDeliveryUnavailable: (route: string) =>
+    new ApiError(422, 'PRIVATE_DELIVERY_UNAVAILABLE', `Private delivery is not available on ${route}.`),
+  payloadTooLarge: (limitBytes: number) =>
+    new ApiError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than the ${limitBytes}-byte limit.`),
+  rateLimited: (retryAfterSeconds: number, what: string) =>
+    new ApiError(429, 'RATE_LIMIT_EXCEEDED', `Too many ${what}. Retry after ${retryAfterSeconds} s.`, {
+      retryable: true,
+      headers: { 'retry-after': String(retryAfterSeconds) },
+    }),
+  renderConcurrency: (limit: number) =>
+    new ApiError(
+      429,
+      'RENDER_CONCURRENCY_LIMIT_EXCEEDED',
+      `At most ${limit} heavy renders may be in flight per account. Wait for one to finish, or submit through /batch to queue.`,
+      { retryable: true, headers: { 'retry-after': '30' } },
+    ),
+  internal: () =>
+    new ApiError(500, 'INTERNAL_ERROR', 'Something went wrong on our side. It has been logged.', {
+      retryable: true,
+    }),
+  unavailable: (message: string) => new ApiError(503, 'SERVICE_UNAVAILABLE', message, { retryable: true }),
+};
+
+/** The error object stored on a failed job (spec 2.4). */
+export interface JobError {
+  code: string;
+  category: 'input' | 'provider' | 'render' | 'timeout' | 'internal' | 'cancelled';
+  message: string;
+  retryable: boolean;
+}
+
+/** Thrown by a pipeline to fail its job with a specific, caller-facing error. */
+export class JobFailure extends Error {
+  constructor(readonly jobError: JobError) {
+    super(jobError.message);
+    this.name = 'JobFailure';
+  }
+}

@@ -1,0 +1,316 @@
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Db, Tx } from '../db/database.ts';
+import { errorBody, successBody } from '../envelope.ts';
+import { ApiError, errors } from '../errors.ts';
+import { type Idempotency, type StoredAnswer, validateIdempotencyKey } from '../idempotency/idempotency.ts';
+import { newId } from '../ids.ts';
+import { LINK_TTL_SECONDS } from '../jobs/job-presenter.ts';
+import { addJobEvent, countOpenHeavyJobs, insertJob } from '../jobs/jobs-repo.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import { websocketUrl } from '../jobs/stream-token.ts';
+import { charge } from '../ledger/ledger.ts';
+import type { ModeDefinition, PipelineServices, Price } from '../modes/mode.ts';
+import type { UrlGuard } from '../net/url-guard.ts';
+import { displayUsd } from '../pricing/price-table.ts';
+import type { MediaStore } from '../storage/media-store.ts';
+import { isDryRun, parseGenerateRequest, type ParsedGenerateRequest } from './parse-request.ts';
+import { sandboxExampleFiles } from './sandbox-example.ts';
+
+export interface GenerationDeps {
+  config: Config;
+  db: Db;
+  queue: JobQueue;
+  idempotency: Idempotency;
+  urlGuard: UrlGuard;
+  store: MediaStore;
+  streamSecret: string;
+  log: Logger;
+}
+
+export interface Caller {
+  accountId: string;
+  keyId: string;
+  sandbox: boolean;
+}
+
+export interface SubmitInput {
+  caller: Caller;
+  mode: ModeDefinition;
+  body: unknown;
+  requestId: string;
+  idempotencyKey: string | undefined;
+  repeatToken: string | undefined;
+  /** Route the caller used (e.g. "jobs" for POST /jobs): scopes identical-request protection. */
+  endpoint: string;
+  receiptStatus?: 200 | 201 | 202;
+  /** Batch items wait in `queued` for a render slot instead of getting 429. */
+  batchId?: string;
+  /** Identical-request protection (off for batch items: two identical items are two jobs). */
+  identicalProtection?: boolean;
+}
+
+/** An HTTP answer of a Generate call: status, envelope body and headers (stored for idempotent replay). */
+export interface Answer extends StoredAnswer {
+  replay?: 'key' | 'body';
+}
+
+export function chargeHeaders(price: Price, estimatedSeconds: number): Record<string, string> {
+  return {
+    'x-api-credits-cost-usd-cents': String(price.usdCents),
+    'x-api-credits-tool': price.tool,
+    'x-api-credits-model': price.model,
+    'x-api-credits-tier': price.tier,
+    'x-api-credits-engine': price.engine,
+    'x-api-credits-estimated-seconds': String(estimatedSeconds),
+  };
+}
+
+export function errorAnswer(error: ApiError, requestId: string): Answer {
+  return {
+    status: error.status,
+    body: errorBody(error, { request_id: requestId }),
+    headers: { ...error.headers },
+    jobIds: [],
+  };
+}
+
+/** Spec 1 §2.5. */
+function dryRunAnswer(
+  mode: ModeDefinition,
+  parsed: ParsedGenerateRequest<unknown>,
+  requestId: string,
+): Answer {
+  const price = mode.price(parsed.request);
+  const estimate = mode.estimate(parsed.request);
+  const data = {
+    dry_run: true,
+    valid: true,
+    mode: mode.name,
+    normalized_request: {
+      ...(parsed.request as Record<string, unknown>),
+      ...(parsed.options.webhookUrl ? { webhook_url: parsed.options.webhookUrl } : {}),
+      ...(parsed.options.privateDelivery ? { delivery: { visibility: 'private' } } : {}),
+      ...(parsed.options.agentRunId ? { agent_run_id: parsed.options.agentRunId } : {}),
+      listing: parsed.options.listing,
+    },
+    price: { usd_cents: price.usdCents, display: displayUsd(price.usdCents), breakdown: price.breakdown },
+    ...(estimate.durationSec !== undefined ? { estimated_duration_sec: estimate.durationSec } : {}),
+    estimated_render_seconds: estimate.renderSeconds,
+    warnings: [...parsed.warnings, ...(estimate.warnings ?? [])],
+    charged: false,
+  };
+  return { status: 200, body: successBody(data, { request_id: requestId }), headers: {}, jobIds: [] };
+}
+
+export class GenerationService {
+  constructor(private readonly deps: GenerationDeps) {}
+
+  services(accountId: string): PipelineServices & { accountId: string } {
+    const { config, db, urlGuard, store } = this.deps;
+    return {
+      accountId,
+      config,
+      db,
+      urlGuard,
+      store,
+      accountBrand: async () => {
+        const row = await db
+          .selectFrom('accounts')
+          .select('brand')
+          .where('id', '=', accountId)
+          .executeTakeFirst();
+        return (row?.brand as Record<string, unknown> | null) ?? null;
+      },
+    };
+  }
+
+  /** Validates and prices without creating anything (works with live and sandbox keys, never cached). */
+  async dryRun(mode: ModeDefinition, body: unknown, accountId: string, requestId: string): Promise<Answer> {
+    const parsed = parseGenerateRequest(mode, body, this.deps.urlGuard);
+    await mode.validate?.(parsed.request, this.services(accountId));
+    return dryRunAnswer(mode, parsed, requestId);
+  }
+
+  /** The one path of a paid Generate request: spec 1 §3 of DESIGN — idempotency, validation, price, one transaction. */
+  async submit(input: SubmitInput): Promise<Answer> {
+    const { mode, caller, requestId } = input;
+    if (isDryRun(input.body)) {
+      if (!mode.dryRun) throw errors.dryRunNotSupported(`/${mode.endpoint}`);
+      return this.dryRun(mode, input.body, caller.accountId, requestId);
+    }
+    validateIdempotencyKey(input.idempotencyKey);
+    if (!caller.sandbox && input.idempotencyKey === undefined && mode.idempotencyKey === 'required') {
+      throw errors.idempotencyKeyRequired();
+    }
+    const claimed = await this.deps.idempotency.claim({
+      accountId: caller.accountId,
+      endpoint: input.endpoint,
+      key: input.idempotencyKey,
+      body: input.body,
+      repeatToken: input.repeatToken,
+      identical: mode.identicalRequestProtection && !caller.sandbox && input.identicalProtection !== false,
+    });
+    if (claimed.kind === 'replay') return { ...claimed.answer, replay: claimed.match };
+    const { claim } = claimed;
+    try {
+      if (caller.sandbox) {
+        const answer = await this.sandboxJob(input);
+        await claim.record(answer);
+        return answer;
+      }
+      const parsed = parseGenerateRequest(mode, input.body, this.deps.urlGuard);
+      await mode.validate?.(parsed.request, this.services(caller.accountId));
+      return await this.accept(input, parsed, (tx, answer) => claim.accept(tx, answer));
+    } catch (error) {
+      if (error instanceof ApiError && error.status < 500 && error.code !== 'REQUEST_IN_PROGRESS') {
+        const answer = errorAnswer(error, requestId);
+        await claim.record(answer);
+        return answer;
+      }
+      await claim.release();
+      throw error;
+    }
+  }
+
+  private async accept(
+    input: SubmitInput,
+    parsed: ParsedGenerateRequest<unknown>,
+    store: (tx: Tx, answer: Answer) => Promise<void>,
+  ): Promise<Answer> {
+    const { mode, caller, requestId } = input;
+    const { config, db, queue, streamSecret } = this.deps;
+    const price = mode.price(parsed.request);
+    const estimate = mode.estimate(parsed.request);
+    const jobId = newId.job();
+    const videoId = newId.video();
+    const options = parsed.options;
+
+    const data: Record<string, unknown> = {
+      job_id: jobId,
+      video_id: videoId,
+      status: 'queued',
+      poll_url: `/api/v1/jobs/${jobId}`,
+      price_usd_cents: price.usdCents,
+      websocket_url: websocketUrl(config.publicBaseUrl, streamSecret, jobId),
+      estimated_render_seconds: estimate.renderSeconds,
+      ...(options.privateDelivery
+        ? { delivery: { visibility: 'private', link_ttl_seconds: LINK_TTL_SECONDS } }
+        : {}),
+      ...(mode.receiptExtras?.(parsed.request) ?? {}),
+    };
+    const meta = {
+      request_id: requestId,
+      ...(options.agentRunId ? { agent_run_id: options.agentRunId } : {}),
+    };
+    const answer: Answer = {
+      status: input.receiptStatus ?? mode.receiptStatus,
+      body: successBody(data, meta, { jobId, videoId }),
+      headers: { 'x-job-id': jobId, ...chargeHeaders(price, estimate.renderSeconds.typical) },
+      jobIds: [jobId],
+    };
+
+    await db.transaction().execute(async (tx) => {
+      await insertJob(tx, {
+        id: jobId,
+        account_id: caller.accountId,
+        api_key_id: caller.keyId,
+        sandbox: false,
+        mode: mode.name,
+        operation: mode.name,
+        endpoint: input.endpoint,
+        status: 'queued',
+        heavy: mode.heavy,
+        request: JSON.stringify(parsed.request),
+        price_cents: price.usdCents,
+        video_id: videoId,
+        webhook_url: options.webhookUrl,
+        private_delivery: options.privateDelivery,
+        agent_run_id: options.agentRunId,
+        batch_id: input.batchId ?? null,
+        deadline_at: new Date(Date.now() + config.jobs.maxLifetimeSeconds * 1000),
+      });
+      // Nobody can be subscribed to a job that does not exist yet, so this event needs no notification.
+      await addJobEvent(
+        tx,
+        jobId,
+        { status: 'queued', stage: 'queued', message: 'Accepted; waiting for a worker.', percent: 0 },
+        { notify: false },
+      );
+      await queue.enqueueGeneration(tx, jobId);
+      await store(tx, answer);
+      // The account row is locked only from here to the commit: the render-slot count and the charge come
+      // last, so concurrent acceptances of one account wait on each other as briefly as possible. A refusal
+      // here (429, 402) rolls back everything above, the stored answer included.
+      if (mode.heavy && !input.batchId) {
+        await tx
+          .selectFrom('accounts')
+          .select('id')
+          .where('id', '=', caller.accountId)
+          .forNoKeyUpdate()
+          .execute();
+        if ((await countOpenHeavyJobs(tx, caller.accountId)) > config.limits.heavyRendersPerAccount) {
+          throw errors.renderConcurrency(config.limits.heavyRendersPerAccount);
+        }
+      }
+      await charge(tx, caller.accountId, price.usdCents, jobId, `${mode.name} job`);
+    });
+    return answer;
+  }
+
+  /** Spec 1 §5.3: sandbox keys get a completed placeholder job with example artifacts, free and unvalidated. */
+  private async sandboxJob(input: SubmitInput): Promise<Answer> {
+    const { mode, caller, requestId } = input;
+    const { db, store, config } = this.deps;
+    const files = await sandboxExampleFiles(store, join(config.dataDir, 'work', 'sandbox'));
+    const jobId = newId.sandboxJob();
+    const videoId = newId.video();
+    const artifacts = {
+      files,
+      title: `Sandbox example for ${mode.title}`,
+      description: 'A placeholder result from a sandbox key: nothing was rendered or charged. #sandbox',
+      script: '',
+      durationSec: 3,
+    };
+    await db.transaction().execute(async (tx) => {
+      await insertJob(tx, {
+        id: jobId,
+        account_id: caller.accountId,
+        api_key_id: caller.keyId,
+        sandbox: true,
+        mode: mode.name,
+        operation: mode.name,
+        endpoint: input.endpoint,
+        status: 'completed',
+        heavy: false,
+        request: JSON.stringify(input.body ?? null),
+        artifacts: JSON.stringify(artifacts),
+        price_cents: 0,
+        video_id: videoId,
+        deadline_at: new Date(),
+        finished_at: new Date(),
+      });
+      await addJobEvent(tx, jobId, {
+        status: 'completed',
+        stage: 'completed',
+        message: 'Sandbox placeholder job; nothing was rendered.',
+        percent: 100,
+      });
+    });
+    const data = {
+      job_id: jobId,
+      video_id: videoId,
+      status: 'completed',
+      poll_url: `/api/v1/jobs/${jobId}`,
+      price_usd_cents: 0,
+      sandbox: true,
+    };
+    return {
+      status: input.receiptStatus ?? mode.receiptStatus,
+      body: successBody(data, { request_id: requestId }, { jobId, videoId }),
+      headers: { 'x-job-id': jobId, 'x-api-credits-cost-usd-cents': '0' },
+      jobIds: [jobId],
+    };
+  }
+}

@@ -1,0 +1,103 @@
+import { CompiledQuery } from 'kysely';
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Executor } from '../db/database.ts';
+
+export const QUEUES = {
+  generation: 'generation',
+  generationDead: 'generation-dead',
+  webhook: 'webhook-delivery',
+  webhookDead: 'webhook-dead',
+} as const;
+
+export interface GenerationMessage {
+  jobId: string;
+}
+export interface WebhookMessage {
+  deliveryId: string;
+}
+
+/** Lets pg-boss write inside one of our transactions, so a message exists exactly when its job does. */
+function inTransaction(ex: Executor): PgBoss.Db {
+  return {
+    executeSql: async (text, values) => {
+      const result = await ex.executeQuery(CompiledQuery.raw(text, values));
+      return { rows: result.rows };
+    },
+  };
+}
+
+/** pg-boss in the service's own database: retries, dead letters, and expiry of attempts whose worker died. */
+export class JobQueue {
+  private constructor(
+    readonly boss: PgBoss,
+    private readonly config: Config,
+  ) {}
+
+  static async start(connectionString: string, config: Config, log: Logger): Promise<JobQueue> {
+    const boss = new PgBoss({
+      connectionString,
+      schema: 'pgboss',
+      max: 6,
+      application_name: 'reelsmith-queue',
+      maintenanceIntervalSeconds: config.jobs.maintenanceSeconds,
+      monitorStateIntervalSeconds: Math.max(1, config.jobs.maintenanceSeconds),
+      schedule: false,
+    });
+    boss.on('error', (error: Error) => log.error({ err: error }, 'queue error'));
+    await boss.start();
+    const queue = new JobQueue(boss, config);
+    await queue.declareQueues();
+    return queue;
+  }
+
+  private async declareQueues(): Promise<void> {
+    const { jobs, webhooks } = this.config;
+    const declare = async (name: string, options: Omit<PgBoss.Queue, 'name'>) => {
+      await this.boss.createQueue(name, { name, ...options });
+      await this.boss.updateQueue(name, { name, ...options });
+    };
+    await declare(QUEUES.generationDead, { retryLimit: 0 });
+    await declare(QUEUES.webhookDead, { retryLimit: 0 });
+    await declare(QUEUES.generation, {
+      retryLimit: jobs.retryLimit,
+      retryDelay: jobs.retryDelaySeconds,
+      retryBackoff: true,
+      // Crashed attempts are found by the job's own heartbeat lease (see worker.ts); the queue's expiry is only
+      // a backstop past the job's lifetime, so a long render is never handed to a second worker.
+      expireInSeconds: jobs.maxLifetimeSeconds + 60,
+      deadLetter: QUEUES.generationDead,
+    });
+    await declare(QUEUES.webhook, {
+      retryLimit: Math.max(0, webhooks.maxAttempts - 1),
+      retryDelay: 5,
+      retryBackoff: true,
+      expireInSeconds: Math.max(30, Math.ceil(webhooks.timeoutMs / 1000) * 3),
+      deadLetter: QUEUES.webhookDead,
+    });
+  }
+
+  async enqueueGeneration(ex: Executor, jobId: string, startAfterSeconds?: number): Promise<void> {
+    const message: GenerationMessage = { jobId };
+    await this.boss.send(QUEUES.generation, message as object, {
+      db: inTransaction(ex),
+      ...(startAfterSeconds ? { startAfter: startAfterSeconds } : {}),
+    });
+  }
+
+  async enqueueWebhook(ex: Executor, deliveryId: string): Promise<void> {
+    const message: WebhookMessage = { deliveryId };
+    await this.boss.send(QUEUES.webhook, message as object, { db: inTransaction(ex) });
+  }
+
+  async depth(): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    for (const name of Object.values(QUEUES)) out[name] = await this.boss.getQueueSize(name);
+    return out;
+  }
+
+  async stop(graceful = true): Promise<void> {
+    await this.boss.stop({ graceful, wait: true, timeout: 30_000 });
+  }
+}

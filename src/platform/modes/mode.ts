@@ -1,0 +1,147 @@
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import type { UrlGuard } from '../net/url-guard.ts';
+import type { MediaStore } from '../storage/media-store.ts';
+import type { WebhookEventNames } from '../webhooks/webhook-events.ts';
+
+/** One line of a price breakdown, as shown in dry runs and /tools. */
+export interface PriceLine {
+  item: string;
+  usd_cents: number;
+  quantity?: number;
+  unit?: string;
+}
+
+export interface Price {
+  usdCents: number;
+  breakdown: PriceLine[];
+  /** Values of the X-Api-Credits-* headers. */
+  tool: string;
+  model: string;
+  tier: string;
+  engine: string;
+}
+
+export interface RenderEstimate {
+  min: number;
+  typical: number;
+  max: number;
+}
+
+/** What a mode says about a validated request before anything runs (dry runs show all of it). */
+export interface RequestEstimate {
+  renderSeconds: RenderEstimate;
+  durationSec?: number;
+  warnings?: string[];
+}
+
+/** What the platform hands a pipeline: the job, its request, a work folder, progress reporting and services. */
+export interface JobContext<R> {
+  job: { id: string; accountId: string; videoId: string; attempt: number };
+  request: R;
+  workDir: string;
+  signal: AbortSignal;
+  log: Logger;
+  services: PipelineServices;
+  /** Records a progress step (0–100) visible in the job record and on the progress stream. */
+  progress(stage: string, percent: number, message: string): Promise<void>;
+}
+
+export interface PipelineServices {
+  config: Config;
+  db: Db;
+  urlGuard: UrlGuard;
+  store: MediaStore;
+  /** The account's saved brand, when it has one (modes that use the account brand read it here). */
+  accountBrand(): Promise<Record<string, unknown> | null>;
+}
+
+/** A file the pipeline produced; the platform stores it and links it from the artifacts. */
+export interface OutputFile {
+  role: 'video' | 'thumbnail' | 'clip' | 'clip_thumbnail' | 'subtitle' | 'transcript' | 'audio';
+  path: string;
+  contentType: string;
+  /** For clips: position in artifacts.clips. */
+  index?: number;
+  /** File name shown to downloaders, e.g. "captions.srt". */
+  name?: string;
+}
+
+export interface JobOutput {
+  /** Artifact fields that are not file links (title, description, script, durationSec, clips metadata…). */
+  artifacts: Record<string, unknown>;
+  files: OutputFile[];
+  /** For modes that deliver fewer items than were paid for: cents to give back at completion. */
+  refundCents?: number;
+  refundReason?: string;
+}
+
+/**
+ * A generation mode, registered once. Routes, /batch, /jobs, dry runs, /tools and /capabilities all read
+ * the registry, so adding a mode means adding one folder under src/modes/.
+ */
+export interface ModeDefinition<R = any> {
+  /** Registry key and the job record's `operation`. */
+  name: string;
+  /** Route path under /api/v1, without the leading slash. */
+  endpoint: string;
+  title: string;
+  description: string;
+  /** Request schema applied after aliases are folded and platform fields are taken out. */
+  schema: z.ZodType<R>;
+  /** alias → canonical field name, in addition to the shared aliases of spec 1 §4.1. */
+  aliases?: Record<string, string>;
+  /** Folds aliases that are more than a rename (e.g. caption_position → caption_style.position); warns per alias. */
+  prepare?(body: Record<string, unknown>, warnings: string[]): void;
+  /** Shared aliases that do NOT apply to this mode's camelCase-style body. */
+  keepFields?: string[];
+  receiptStatus: 200 | 201 | 202;
+  /** Paid live calls need an Idempotency-Key ('required'), or merely should send one ('recommended'). */
+  idempotencyKey: 'required' | 'recommended';
+  heavy: boolean;
+  dryRun: boolean;
+  webhooks: boolean;
+  privateDelivery: boolean;
+  /** Identical-body protection of spec 1 §8 (5-minute replay, 10 s wait). */
+  identicalRequestProtection: boolean;
+  /** Extra validation that needs I/O or cross-field rules; throws ApiError (400) to refuse. */
+  validate?(request: R, services: PipelineServices & { accountId: string }): Promise<void>;
+  price(request: R): Price;
+  estimate(request: R): RequestEstimate;
+  /** Event types of the completion callback; video.completed / video.failed / video.cancelled by default. */
+  webhookEvents?: WebhookEventNames;
+  /** Extra receipt fields (e.g. requested_clip_count). */
+  receiptExtras?(request: R): Record<string, unknown>;
+  run(ctx: JobContext<R>): Promise<JobOutput>;
+}
+
+export class ModeRegistry {
+  private readonly byName = new Map<string, ModeDefinition>();
+  private readonly byEndpoint = new Map<string, ModeDefinition>();
+
+  constructor(modes: ModeDefinition[] = []) {
+    for (const mode of modes) this.register(mode);
+  }
+
+  /** Refuses a second mode with the same name or route: start-up fails instead of one silently winning. */
+  register(mode: ModeDefinition): void {
+    if (this.byName.has(mode.name)) throw new Error(`Mode ${mode.name} is registered twice`);
+    if (this.byEndpoint.has(mode.endpoint)) throw new Error(`Route ${mode.endpoint} is served by two modes`);
+    this.byName.set(mode.name, mode);
+    this.byEndpoint.set(mode.endpoint, mode);
+  }
+
+  get(name: string): ModeDefinition | undefined {
+    return this.byName.get(name);
+  }
+
+  forEndpoint(endpoint: string): ModeDefinition | undefined {
+    return this.byEndpoint.get(endpoint.replace(/^\/+/, '').replace(/^api\/v1\//, ''));
+  }
+
+  all(): ModeDefinition[] {
+    return [...this.byName.values()];
+  }
+}

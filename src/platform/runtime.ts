@@ -1,0 +1,174 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { buildApp } from '../server/app.ts';
+import type { AppContext } from '../server/app-context.ts';
+import type { Config } from './config.ts';
+import { openDatabase, type DatabaseHandle } from './db/database.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.ts';
+import { migrate } from './db/migrate.ts';
+import { Notifications } from './db/notifications.ts';
+import { BatchService } from './generation/batch.ts';
+import { GenerationService } from './generation/submit.ts';
+import { Idempotency } from './idempotency/idempotency.ts';
+import { JOB_STOP_CHANNEL, JobLifecycle } from './jobs/job-lifecycle.ts';
+import { JOB_EVENTS_CHANNEL } from './jobs/jobs-repo.ts';
+import { KEYS_CHANGED_CHANNEL } from './accounts/accounts.ts';
+import { KeyAuthenticator } from './accounts/key-authenticator.ts';
+import { JobQueue } from './jobs/queue.ts';
+import { GenerationWorker } from './jobs/worker.ts';
+import { RateLimiter } from './limits/rate-limiter.ts';
+import { ModeRegistry, type ModeDefinition } from './modes/mode.ts';
+import { UrlGuard } from './net/url-guard.ts';
+import { Metrics } from './observability/metrics.ts';
+import { serverSecret } from './settings.ts';
+import { LocalMediaStore } from './storage/media-store.ts';
+import { WebhookSender } from './webhooks/webhook-sender.ts';
+
+/** What mode factories get to build their pipelines' dependencies. */
+export interface ModeFactoryDeps {
+  config: Config;
+  db: DatabaseHandle['db'];
+  log: Logger;
+}
+
+export interface ProductSetup {
+  modes: ModeDefinition[];
+  /** Extra sections of GET /capabilities (e.g. the voice catalogue), computed when asked. */
+  catalogs?: Record<string, () => unknown>;
+  background?: (signal: AbortSignal) => Promise<void>;
+}
+
+export interface RuntimeOptions {
+  config: Config;
+  log: Logger;
+  /** The modes to serve, or a factory that also returns work to run beside the worker (stopped with it). */
+  modes: ModeDefinition[] | ((deps: ModeFactoryDeps) => ProductSetup);
+  http: boolean;
+  worker: boolean;
+}
+
+export interface Runtime {
+  config: Config;
+  database: DatabaseHandle;
+  context: AppContext;
+  app: FastifyInstance | undefined;
+  worker: GenerationWorker | undefined;
+  /** Address the HTTP server listens on, when it serves HTTP. */
+  url: string | undefined;
+  stop(options?: { graceMs?: number }): Promise<void>;
+}
+
+/** Opens the database (embedded or DATABASE_URL), migrates it, and starts the HTTP server and/or the worker. */
+export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { config, log } = options;
+  let embedded: EmbeddedDatabase | undefined;
+  let connectionString = config.databaseUrl;
+  if (!connectionString) {
+    embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort);
+    connectionString = embedded.connectionString;
+  }
+  const database = openDatabase(connectionString);
+  const { db } = database;
+  const applied = await migrate(database.pool);
+  if (applied.length > 0) log.info({ applied }, 'database migrated');
+
+  const store = new LocalMediaStore(
+    config.mediaDir,
+    config.publicBaseUrl,
+    await serverSecret(db, 'media_signing_secret'),
+  );
+  const streamSecret = await serverSecret(db, 'stream_token_secret');
+  const urlGuard = new UrlGuard({ allowLoopback: config.allowLoopbackUrls });
+  const queue = await JobQueue.start(connectionString, config, log);
+  const notifications = await Notifications.start(
+    connectionString,
+    [JOB_EVENTS_CHANNEL, JOB_STOP_CHANNEL, KEYS_CHANGED_CHANNEL],
+    log,
+  );
+  const modeDeps: ModeFactoryDeps = { config, db, log };
+  const setup: ProductSetup =
+    typeof options.modes === 'function' ? options.modes(modeDeps) : { modes: options.modes };
+  const registry = new ModeRegistry(setup.modes);
+  const lifecycle = new JobLifecycle({ db, queue, store, registry, log });
+  const idempotency = new Idempotency(database.ephemeral);
+  const generation = new GenerationService({
+    config,
+    db,
+    queue,
+    idempotency,
+    urlGuard,
+    store,
+    streamSecret,
+    log,
+  });
+  const context: AppContext = {
+    config,
+    db,
+    pool: database.pool,
+    log,
+    registry,
+    generation,
+    batch: new BatchService(generation, idempotency, registry),
+    idempotency,
+    lifecycle,
+    queue,
+    notifications,
+    rateLimiter: new RateLimiter(database.ephemeralPool),
+    keys: new KeyAuthenticator(db, notifications),
+    urlGuard,
+    store,
+    metrics: new Metrics(db, queue),
+    streamSecret,
+    catalogs: setup.catalogs ?? {},
+  };
+
+  let worker: GenerationWorker | undefined;
+  let webhooks: WebhookSender | undefined;
+  if (options.worker) {
+    worker = new GenerationWorker({
+      config,
+      db,
+      queue,
+      registry,
+      store,
+      lifecycle,
+      notifications,
+      urlGuard,
+      log,
+    });
+    await worker.start();
+    webhooks = new WebhookSender({ db, queue, urlGuard, config, log });
+    await webhooks.start();
+  }
+  const background = new AbortController();
+  const backgroundWork =
+    options.worker && setup.background
+      ? setup.background(background.signal).catch((error: unknown) => {
+          if (!background.signal.aborted) log.error({ err: error }, 'background work failed');
+        })
+      : Promise.resolve();
+
+  let app: FastifyInstance | undefined;
+  let url: string | undefined;
+  if (options.http) {
+    app = await buildApp(context);
+    url = await app.listen({ port: config.port, host: config.host });
+  }
+
+  let stopping: Promise<void> | undefined;
+  const stop = (stopOptions: { graceMs?: number } = {}) =>
+    (stopping ??= (async () => {
+      await app?.close();
+      background.abort();
+      await backgroundWork;
+      await worker?.stop(stopOptions.graceMs);
+      await webhooks?.stop();
+      await queue.stop();
+      await notifications.stop();
+      await urlGuard.close();
+      await database.close();
+      await embedded?.stop();
+    })());
+
+  return { config, database, context, app, worker, url, stop };
+}

@@ -1,0 +1,77 @@
+import type { JobRow } from '../db/schema.ts';
+import type { Executor } from '../db/database.ts';
+import { newId } from '../ids.ts';
+import { presentArtifacts } from '../jobs/job-presenter.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { MediaStore } from '../storage/media-store.ts';
+
+export interface WebhookEventNames {
+  completed: string;
+  failed: string;
+  cancelled: string;
+}
+
+export const DEFAULT_EVENT_NAMES: WebhookEventNames = {
+  completed: 'video.completed',
+  failed: 'video.failed',
+  cancelled: 'video.cancelled',
+};
+
+function eventType(job: JobRow, names: WebhookEventNames): string {
+  if (job.status === 'completed') return names.completed;
+  if (job.status === 'cancelled') return names.cancelled;
+  return names.failed;
+}
+
+/** The body of the one callback sent when a job ends. Private delivery carries no link. */
+export function buildWebhookBody(
+  job: JobRow,
+  eventId: string,
+  names: WebhookEventNames,
+  store: MediaStore,
+): Record<string, unknown> {
+  const artifacts = presentArtifacts(job, store);
+  const links = !job.private_delivery;
+  const data: Record<string, unknown> = {
+    job_id: job.id,
+    video_id: job.video_id,
+    operation: job.operation,
+    status: job.status,
+    video_url: links ? (artifacts.videoUrl ?? null) : null,
+    video_urls: links ? (artifacts.videoUrls ?? []) : [],
+    thumbnail_url: links ? (artifacts.thumbnailUrl ?? null) : null,
+    title: artifacts.title ?? null,
+    description: artifacts.description ?? null,
+    duration_sec: artifacts.durationSec ?? null,
+    error: job.error ?? null,
+    agent_run_id: job.agent_run_id,
+    poll_url: `/api/v1/jobs/${job.id}`,
+  };
+  if (links) data.artifacts = artifacts;
+  return { event_id: eventId, event_type: eventType(job, names), created_at: new Date().toISOString(), data };
+}
+
+/** Written in the transaction that ends the job, so a finished job always has its callback queued. */
+export async function queueWebhook(
+  tx: Executor,
+  queue: JobQueue,
+  store: MediaStore,
+  job: JobRow,
+  names: WebhookEventNames = DEFAULT_EVENT_NAMES,
+): Promise<void> {
+  if (!job.webhook_url) return;
+  const id = newId.event();
+  const payload = buildWebhookBody(job, id, names, store);
+  await tx
+    .insertInto('webhook_deliveries')
+    .values({
+      id,
+      account_id: job.account_id,
+      job_id: job.id,
+      url: job.webhook_url,
+      event_type: String(payload.event_type),
+      payload: JSON.stringify(payload),
+    })
+    .execute();
+  await queue.enqueueWebhook(tx, id);
+}

@@ -1,0 +1,40 @@
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { KeyAuthenticator } from '../platform/accounts/key-authenticator.ts';
+import type { Config } from '../platform/config.ts';
+import type { Db } from '../platform/db/database.ts';
+import type { Notifications } from '../platform/db/notifications.ts';
+import type { BatchService } from '../platform/generation/batch.ts';
+import type { Idempotency } from '../platform/idempotency/idempotency.ts';
+import type { GenerationService } from '../platform/generation/submit.ts';
+import type { JobLifecycle } from '../platform/jobs/job-lifecycle.ts';
+import type { JobQueue } from '../platform/jobs/queue.ts';
+import type { RateLimiter } from '../platform/limits/rate-limiter.ts';
+import type { ModeRegistry } from '../platform/modes/mode.ts';
+import type { UrlGuard } from '../platform/net/url-guard.ts';
+import type { Metrics } from '../platform/observability/metrics.ts';
+import type { MediaStore } from '../platform/storage/media-store.ts';
+
+/** Everything the HTTP layer needs, wired once by the entry point. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  /** The same database through the raw pool, for named queries on hot paths. */
+  pool: pg.Pool;
+  log: Logger;
+  registry: ModeRegistry;
+  generation: GenerationService;
+  batch: BatchService;
+  idempotency: Idempotency;
+  lifecycle: JobLifecycle;
+  queue: JobQueue;
+  notifications: Notifications;
+  rateLimiter: RateLimiter;
+  keys: KeyAuthenticator;
+  urlGuard: UrlGuard;
+  store: MediaStore;
+  metrics: Metrics;
+  streamSecret: string;
+  /** Extra /capabilities sections contributed by the product's modes. */
+  catalogs: Record<string, () => unknown>;
+}

@@ -1,0 +1,160 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { successBody } from '../../platform/envelope.ts';
+import { SHARED_ALIASES } from '../../platform/generation/parse-request.ts';
+import { ledgerSummary } from '../../platform/ledger/ledger.ts';
+import { displayUsd, flatPrices, PRICE_TABLE, VARIABLE_PRICING } from '../../platform/pricing/price-table.ts';
+import { findAccount } from '../../platform/accounts/accounts.ts';
+import { BATCH_ENDPOINTS, MAX_BATCH_JOBS } from '../../platform/generation/batch.ts';
+import type { ModeDefinition } from '../../platform/modes/mode.ts';
+import type { AppContext } from '../app-context.ts';
+import { callerOf } from '../http-types.ts';
+
+export const CAPABILITIES_VERSION = '2026-10-08';
+export const TOOLS_VERSION = '2026-10-06';
+export const SERVICE_VERSION = '1.0.0';
+
+function inputSchema(mode: ModeDefinition): unknown {
+  try {
+    return z.toJSONSchema(mode.schema, { io: 'input', unrepresentable: 'any' });
+  } catch {
+    return null;
+  }
+}
+
+function describeMode(mode: ModeDefinition) {
+  return {
+    mode: mode.name,
+    method: 'POST',
+    path: `/api/v1/${mode.endpoint}`,
+    title: mode.title,
+    description: mode.description,
+    receipt_status: mode.receiptStatus,
+    heavy_render: mode.heavy,
+    dry_run: mode.dryRun,
+    webhooks: mode.webhooks,
+    private_delivery: mode.privateDelivery,
+    idempotency_key: mode.idempotencyKey,
+    batch: BATCH_ENDPOINTS.includes(mode.endpoint),
+    input_schema: inputSchema(mode),
+  };
+}
+
+export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get('/api/v1/health', { config: { auth: false } }, async (request) => {
+    await ctx.db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
+    return successBody({ status: 'ok', version: SERVICE_VERSION }, { request_id: request.id });
+  });
+
+  app.get('/api/v1/capabilities', { config: { rateLimit: 'metadata' } }, async (request) => {
+    return successBody(
+      {
+        version: CAPABILITIES_VERSION,
+        service_version: SERVICE_VERSION,
+        modes: ctx.registry.all().map(describeMode),
+        field_aliases: SHARED_ALIASES,
+        ...Object.fromEntries(Object.entries(ctx.catalogs).map(([name, build]) => [name, build()])),
+        jobs: {
+          statuses: [
+            'queued',
+            'leased',
+            'running',
+            'uploading',
+            'completed',
+            'failed',
+            'dead_lettered',
+            'cancelled',
+          ],
+          poll: 'GET /api/v1/jobs/{job_id}',
+          cancel: 'POST /api/v1/jobs/{job_id}/cancel',
+          progress_stream: 'websocket_url of the receipt',
+        },
+        batch: { path: '/api/v1/batch', max_jobs: MAX_BATCH_JOBS, endpoints: BATCH_ENDPOINTS },
+        limits: {
+          job_reads_per_minute_per_key: ctx.config.limits.jobReadsPerMinute,
+          metadata_reads_per_minute_per_key: ctx.config.limits.metadataReadsPerMinute,
+          concurrent_heavy_renders_per_account: ctx.config.limits.heavyRendersPerAccount,
+          idempotency_key_length: { min: 8, max: 256 },
+        },
+      },
+      { request_id: request.id },
+    );
+  });
+
+  app.get('/api/v1/tools', { config: { auth: false } }, async (request) => {
+    const tools = ctx.registry.all().map((mode) => {
+      const entry = (
+        PRICE_TABLE as Record<
+          string,
+          { usdCents: number | null; unit: string; engine: string; notes: string }
+        >
+      )[mode.name];
+      return {
+        name: mode.name,
+        path: `/api/v1/${mode.endpoint}`,
+        title: mode.title,
+        price_usd_cents: entry?.usdCents ?? null,
+        unit: entry?.unit ?? 'job',
+        engine: entry?.engine ?? mode.name,
+      };
+    });
+    return successBody(
+      {
+        version: TOOLS_VERSION,
+        tools,
+        pricing: {
+          currency: 'USD',
+          operations: Object.values(PRICE_TABLE).map((e) => ({
+            operation: e.operation,
+            route: e.route,
+            usd_cents: e.usdCents,
+            display: e.usdCents === null ? null : displayUsd(e.usdCents),
+            unit: e.unit,
+            engine: e.engine,
+            notes: e.notes,
+          })),
+          variable: VARIABLE_PRICING,
+          minimum_top_up_usd_cents: 1000,
+        },
+      },
+      { request_id: request.id },
+    );
+  });
+
+  app.get('/api/v1/usage', { config: { rateLimit: 'metadata' } }, async (request) => {
+    const caller = callerOf(request);
+    const summary = await ledgerSummary(ctx.db, caller.accountId);
+    const account = await findAccount(ctx.db, caller.accountId);
+    return successBody(
+      {
+        account_id: caller.accountId,
+        account_name: account?.name,
+        key_mode: caller.sandbox ? 'sandbox' : 'live',
+        balance_usd_cents: summary.balance_cents,
+        balance_display: displayUsd(summary.balance_cents),
+        ledger: {
+          entries: summary.entries,
+          topped_up_usd_cents: summary.topped_up_cents,
+          charged_usd_cents: summary.charged_cents,
+          refunded_usd_cents: summary.refunded_cents,
+        },
+        pricing: { currency: 'USD', operations: flatPrices(), variable: VARIABLE_PRICING },
+      },
+      { request_id: request.id },
+    );
+  });
+
+  app.get('/api/v1/webhook-secret', { config: { rateLimit: 'metadata' } }, async (request) => {
+    const account = await findAccount(ctx.db, callerOf(request).accountId);
+    return successBody(
+      {
+        secret: account!.webhook_secret,
+        signature_header: 'X-Service-Signature',
+        signature_format: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">',
+        event_type_header: 'X-Service-Event-Type',
+        event_id_header: 'X-Service-Event-Id',
+      },
+      { request_id: request.id },
+    );
+  });
+}

@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import type { ModeDefinition } from '../../platform/modes/mode.ts';
+import type { AppContext } from '../app-context.ts';
+import { callerOf } from '../http-types.ts';
+import { idempotencyKeyOf, repeatTokenOf, sendAnswer } from './send-answer.ts';
+
+/** POST /api/v1/<endpoint> for one registered mode: a schema plus one call into the generation service. */
+export function registerGenerateRoute(app: FastifyInstance, ctx: AppContext, mode: ModeDefinition): void {
+  app.post(`/api/v1/${mode.endpoint}`, async (request, reply) => {
+    const answer = await ctx.generation.submit({
+      caller: callerOf(request),
+      mode,
+      body: request.body,
+      requestId: request.id,
+      idempotencyKey: idempotencyKeyOf(request),
+      repeatToken: repeatTokenOf(request),
+      endpoint: mode.endpoint,
+    });
+    return sendAnswer(request, reply, answer);
+  });
+}

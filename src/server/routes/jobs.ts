@@ -1,0 +1,84 @@
+import type { FastifyInstance } from 'fastify';
+import { successBody } from '../../platform/envelope.ts';
+import { errors } from '../../platform/errors.ts';
+import { isPlainObject } from '../../platform/generation/parse-request.ts';
+import { presentJob } from '../../platform/jobs/job-presenter.ts';
+import { CANCELLABLE_STATUSES, DELETABLE_STATUSES } from '../../platform/jobs/job-status.ts';
+import { findAccountJobWithEvents, listJobEvents } from '../../platform/jobs/jobs-repo.ts';
+import type { AppContext } from '../app-context.ts';
+import { callerOf } from '../http-types.ts';
+import { idempotencyKeyOf, repeatTokenOf, sendAnswer } from './send-answer.ts';
+
+interface JobParams {
+  jobId: string;
+}
+
+export function registerJobRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get<{ Params: JobParams }>(
+    '/api/v1/jobs/:jobId',
+    { config: { rateLimit: 'job_reads' } },
+    async (request) => {
+      const found = await findAccountJobWithEvents(
+        ctx.pool,
+        callerOf(request).accountId,
+        request.params.jobId,
+      );
+      if (!found) throw errors.jobNotFound(request.params.jobId);
+      return successBody({ job: presentJob(found.job, found.events, ctx.store) }, { request_id: request.id });
+    },
+  );
+
+  app.post<{ Params: JobParams }>('/api/v1/jobs/:jobId/cancel', async (request) => {
+    const job = await ctx.lifecycle.cancel(
+      callerOf(request).accountId,
+      request.params.jobId,
+      CANCELLABLE_STATUSES,
+    );
+    const events = await listJobEvents(ctx.db, job.id);
+    return successBody(
+      { job: presentJob(job, events, ctx.store), refunded: !job.sandbox && job.price_cents > 0 },
+      { request_id: request.id },
+    );
+  });
+
+  app.delete<{ Params: JobParams }>('/api/v1/jobs/:jobId', async (request) => {
+    const job = await ctx.lifecycle.cancel(
+      callerOf(request).accountId,
+      request.params.jobId,
+      DELETABLE_STATUSES,
+    );
+    const events = await listJobEvents(ctx.db, job.id);
+    return successBody(
+      { job: presentJob(job, events, ctx.store), refunded: !job.sandbox && job.price_cents > 0 },
+      { request_id: request.id },
+    );
+  });
+
+  // POST /jobs: a generation body for any registered mode, chosen by "operation" (default: stock video).
+  app.post('/api/v1/jobs', async (request, reply) => {
+    const body = isPlainObject(request.body) ? { ...request.body } : request.body;
+    let operation = 'stock';
+    if (isPlainObject(body) && 'operation' in body) {
+      operation = String(body.operation);
+      delete body.operation;
+    }
+    const mode = ctx.registry.get(operation);
+    if (!mode) {
+      const valid = ctx.registry.all().map((m) => m.name);
+      throw errors.inputInvalid(`operation must be one of: ${valid.join(', ') || '(no modes installed)'}`, [
+        { field: 'operation', message: `must be one of: ${valid.join(', ')}`, valid_values: valid },
+      ]);
+    }
+    const answer = await ctx.generation.submit({
+      caller: callerOf(request),
+      mode,
+      body,
+      requestId: request.id,
+      idempotencyKey: idempotencyKeyOf(request),
+      repeatToken: repeatTokenOf(request),
+      endpoint: 'jobs',
+      receiptStatus: 201,
+    });
+    return sendAnswer(request, reply, answer);
+  });
+}

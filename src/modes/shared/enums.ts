@@ -1,22 +1,10 @@
 // Enumerations of spec 1 §2.8, shared by every stock-engine mode.
 
-export const CONTENT_PURPOSES = [
-  'education',
-  'sales',
-  'awareness',
-  'product_demo',
-  'case_study',
-  'news',
-  'entertainment',
-] as const;
-export const CONTENT_STYLES = [
-  'professional',
-  'educational',
-  'inspirational',
-  'energetic',
-  'calm',
-  'entertaining',
-] as const;
+// The script writer owns the purposes and styles its narrative patterns are written for.
+import { CONTENT_PURPOSES, CONTENT_STYLES } from '../../media/script/writer.ts';
+
+export { CONTENT_PURPOSES, CONTENT_STYLES };
+
 export const PLATFORMS = [
   'vidsite',
   'vidsite_shorts',

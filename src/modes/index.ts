@@ -1,13 +1,18 @@
 import { StockLibrary } from '../media/library/stock-library.ts';
 import { createScriptWriter } from '../media/script/writer.ts';
+import { createRecognizer } from '../media/speech/create-recognizer.ts';
 import { Narrator } from '../media/voice/narrator.ts';
 import type { ModeFactoryDeps, ProductSetup } from '../platform/runtime.ts';
 import { createPexelsClient } from '../providers/pexels.ts';
+import { createVideoSiteFetcher } from '../providers/video-site/create-video-site-fetcher.ts';
 import { articleMode } from './article/article-mode.ts';
+import { captionRenderMode } from './caption-render/caption-render-mode.ts';
+import { clipMode } from './clipper/clip-mode.ts';
 import { magicMode } from './magic/magic-mode.ts';
 import { motivationalMode } from './motivational/motivational-mode.ts';
 import { newsMode } from './news/news-mode.ts';
 import { stockMode } from './stock/stock-mode.ts';
+import { transcribeMode } from './transcribe/transcribe-mode.ts';
 
 /**
  * The generation modes this build serves (each in its own folder under src/modes/), and the work that runs
@@ -22,7 +27,8 @@ export function productModes(deps: ModeFactoryDeps): ProductSetup {
     config.pexels && createPexelsClient(config.pexels),
   );
   const writer = createScriptWriter(config.llm);
-  const narrator = new Narrator(config.speech);
+  const recognizer = createRecognizer(config);
+  const narrator = new Narrator(config.speech, recognizer);
   const engine = {
     library,
     writer,
@@ -37,6 +43,13 @@ export function productModes(deps: ModeFactoryDeps): ProductSetup {
       motivationalMode(engine),
       articleMode(engine),
       newsMode(engine),
+      clipMode({
+        fetcher: createVideoSiteFetcher(config),
+        recognizer: () => recognizer,
+        renderPreset: config.renderPreset,
+      }),
+      transcribeMode({ recognizer, maxLifetimeSeconds: config.jobs.maxLifetimeSeconds }),
+      captionRenderMode({ renderPreset: config.renderPreset }),
     ],
     catalogs: { voices: () => narrator.catalogue() },
     background: config.librarySeed === 'background' ? (signal) => library.seedAll(signal) : undefined,

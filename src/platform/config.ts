@@ -40,9 +40,13 @@ const envSchema = z.object({
   SPEECH_BASE_URL: z.string().optional(),
   SPEECH_API_KEY: z.string().optional(),
   SPEECH_MODEL: z.string().optional(),
+  TRANSCRIBE_BASE_URL: z.string().optional(),
+  TRANSCRIBE_API_KEY: z.string().optional(),
+  TRANSCRIBE_MODEL: z.string().optional(),
   RENDER_PRESET: z.string().default('veryfast'),
   PEXELS_API_KEY: z.string().optional(),
   PEXELS_BASE_URL: z.string().optional(),
+  YTDLP_PATH: z.string().optional(),
 });
 
 /** An OpenAI-compatible provider, switched on when all three settings are present. */
@@ -93,9 +97,16 @@ export interface Config {
   librarySeed: 'background' | 'on_demand';
   llm: ProviderSettings | undefined;
   speech: ProviderSettings | undefined;
+  /**
+   * An OpenAI-compatible transcription service, switched on by its base URL alone: self-hosted servers often
+   * need no key, and the model defaults to whisper-1. Without it, speech is recognized locally.
+   */
+  transcription: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   /** Stock footage from Pexels' video API, imported per scene when a key is set. */
   pexels: { apiKey: string; baseUrl?: string } | undefined;
   renderPreset: string;
+  /** yt-dlp binary for video-site sources (clip mode); looked up on PATH when unset. */
+  ytdlpPath: string | undefined;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -139,7 +150,15 @@ export function loadConfig(env: Env = process.env): Config {
     librarySeed: e.LIBRARY_SEED,
     llm: provider(e.LLM_BASE_URL, e.LLM_API_KEY, e.LLM_MODEL),
     speech: provider(e.SPEECH_BASE_URL, e.SPEECH_API_KEY, e.SPEECH_MODEL),
+    transcription: e.TRANSCRIBE_BASE_URL
+      ? {
+          baseUrl: e.TRANSCRIBE_BASE_URL,
+          apiKey: e.TRANSCRIBE_API_KEY || undefined,
+          model: e.TRANSCRIBE_MODEL || 'whisper-1',
+        }
+      : undefined,
     renderPreset: e.RENDER_PRESET,
+    ytdlpPath: e.YTDLP_PATH || undefined,
     pexels: e.PEXELS_API_KEY
       ? { apiKey: e.PEXELS_API_KEY, ...(e.PEXELS_BASE_URL ? { baseUrl: e.PEXELS_BASE_URL } : {}) }
       : undefined,

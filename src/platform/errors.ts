@@ -108,6 +108,15 @@ export const errors = {
       `At most ${limit} heavy renders may be in flight per account. Wait for one to finish, or submit through /batch to queue.`,
       { retryable: true, headers: { 'retry-after': '30' } },
     ),
+  channelNotFound: (channelUrl: string) =>
+    new ApiError(
+      400,
+      'CHANNEL_NOT_FOUND',
+      `The channel ${channelUrl} does not exist on the video site. Check the handle or channel id; nothing was charged.`,
+    ),
+  noNewChannelVideos: (message: string) => new ApiError(409, 'NO_NEW_CHANNEL_VIDEOS', message),
+  channelUnavailable: (message: string) =>
+    new ApiError(502, 'CHANNEL_UNAVAILABLE', message, { retryable: true }),
   internal: () =>
     new ApiError(500, 'INTERNAL_ERROR', 'Something went wrong on our side. It has been logged.', {
       retryable: true,

@@ -23,6 +23,7 @@ import { Metrics } from './observability/metrics.ts';
 import { serverSecret } from './settings.ts';
 import { LocalMediaStore } from './storage/media-store.ts';
 import { WebhookSender } from './webhooks/webhook-sender.ts';
+import { sweepStaleStaging } from './jobs/work-dirs.ts';
 
 /** What mode factories get to build their pipelines' dependencies. */
 export interface ModeFactoryDeps {
@@ -57,6 +58,9 @@ export interface Runtime {
   url: string | undefined;
   stop(options?: { graceMs?: number }): Promise<void>;
 }
+
+/** Validating a request fetches at most a few hundred MB: a staging folder this old belongs to no request. */
+const STALE_STAGING_MS = 6 * 3600 * 1000;
 
 /** Opens the database (embedded or DATABASE_URL), migrates it, and starts the HTTP server and/or the worker. */
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
@@ -137,6 +141,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       log,
     });
     await worker.start();
+    const swept = await sweepStaleStaging(config, STALE_STAGING_MS);
+    if (swept > 0) log.info({ swept }, 'removed staging folders left by interrupted requests');
     webhooks = new WebhookSender({ db, queue, urlGuard, config, log });
     await webhooks.start();
   }

@@ -32,7 +32,7 @@ export interface SpeechRequest {
   /** Where the 48 kHz mono WAV is written. */
   outPath: string;
   signal?: AbortSignal;
-  /** Timing methods to try in order (default: pocketsphinx alignment for English, then sentence estimates). */
+  /** Timing methods to try in order (default: recordedSpeechTimers(), alignment for English, else estimates). */
   timers?: readonly WordTimer[];
 }
 

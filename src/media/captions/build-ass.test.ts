@@ -139,6 +139,54 @@ describe('buildAss', () => {
     ]);
   });
 
+  test('fade: whole chunk with a fade-in', () => {
+    const style: CaptionStyle = { ...highlightPreset(), animation: 'fade' };
+    assert.deepEqual(lines(buildAss(WORDS.slice(0, 2), style, FULL_HD), 'Dialogue:'), [
+      'Dialogue: 0,0:00:00.50,0:00:01.40,Caption,,0,0,0,,{\\fad(150,0)}Hello world.',
+    ]);
+  });
+
+  test('emphasis: the spoken word coloured and enlarged', () => {
+    const style: CaptionStyle = { ...highlightPreset(), animation: 'emphasis' };
+    assert.deepEqual(lines(buildAss(WORDS.slice(0, 2), style, FULL_HD), 'Dialogue:'), [
+      'Dialogue: 0,0:00:00.50,0:00:01.00,Caption,,0,0,0,,{\\1c&H0AD6FF&\\fscx120\\fscy120}Hello{\\1c&HFFFFFF&\\fscx100\\fscy100} world.',
+      'Dialogue: 0,0:00:01.00,0:00:01.40,Caption,,0,0,0,,Hello {\\1c&H0AD6FF&\\fscx120\\fscy120}world.{\\1c&HFFFFFF&\\fscx100\\fscy100}',
+    ]);
+  });
+
+  test('word-box: a box style under the text, its box shown only behind the spoken word', () => {
+    const style: CaptionStyle = { ...highlightPreset(), animation: 'word-box' };
+    const ass = buildAss(WORDS.slice(0, 2), style, FULL_HD);
+    assert.deepEqual(lines(ass, 'Style:'), [
+      'Style: Caption,DejaVu Sans,90,&H00FFFFFF,&H000AD6FF,&H00000000,&H80000000,-1,0,0,0,100,100,0,0,1,6,3,2,90,90,420,1',
+      // Same font and placement; box (outline colour) in the highlight colour, fully transparent by default.
+      'Style: CaptionBox,DejaVu Sans,90,&H00FFFFFF,&H000AD6FF,&HFF0AD6FF,&HFF000000,-1,0,0,0,100,100,0,0,3,14,0,2,90,90,420,1',
+    ]);
+    assert.deepEqual(lines(ass, 'Dialogue:'), [
+      'Dialogue: 0,0:00:00.50,0:00:01.00,CaptionBox,,0,0,0,,{\\1a&HFF&}{\\3a&H00&}Hello{\\3a&HFF&} world.',
+      'Dialogue: 0,0:00:01.00,0:00:01.40,CaptionBox,,0,0,0,,{\\1a&HFF&}Hello {\\3a&H00&}world.{\\3a&HFF&}',
+      'Dialogue: 1,0:00:00.50,0:00:01.40,Caption,,0,0,0,,Hello world.',
+    ]);
+  });
+
+  test('optional looks: outline opacity, glyph width, tilt and blur (scaled to the frame)', () => {
+    const style: CaptionStyle = {
+      ...highlightPreset(),
+      animation: 'karaoke',
+      outlineOpacity: 0.5,
+      scaleX: 90,
+      rotation: 3,
+      blur: 8,
+    };
+    const ass = buildAss(WORDS.slice(0, 2), style, { width: 540, height: 960 });
+    assert.deepEqual(lines(ass, 'Style:'), [
+      'Style: Caption,DejaVu Sans,45,&H000AD6FF,&H00FFFFFF,&H80000000,&H80000000,-1,0,0,0,90,100,0,3,1,3,1.5,2,45,45,210,1',
+    ]);
+    assert.deepEqual(lines(ass, 'Dialogue:'), [
+      'Dialogue: 0,0:00:00.50,0:00:01.40,Caption,,0,0,0,,{\\blur4}{\\kf50}Hello {\\kf40}world.',
+    ]);
+  });
+
   test('no words gives a valid script without events', () => {
     const ass = buildAss([], highlightPreset(), FULL_HD);
     assert.deepEqual(lines(ass, 'Dialogue:'), []);

@@ -12,8 +12,16 @@ const EDGE_GAP = { bottom: 20, top: 60 } as const;
 /** Duration of the `pop` scale-in, ms, and its starting scale, %. */
 export const POP_MS = 120;
 export const POP_FROM_PERCENT = 60;
+/** Fade-in of each chunk for the `fade` animation, ms. */
+export const FADE_MS = 150;
+/** Size of the spoken word for the `emphasis` animation, %. */
+export const EMPHASIS_PERCENT = 120;
 
 const STYLE_NAME = 'Caption';
+/** Second style of `word-box` captions: only the box behind the spoken word, drawn under the text. */
+const BOX_STYLE_NAME = 'CaptionBox';
+/** Margin of the `word-box` box around the word, px on a 1080-wide frame. */
+export const WORD_BOX_PADDING = 14;
 const STYLE_FORMAT =
   'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, ' +
   'Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, ' +
@@ -22,6 +30,12 @@ const EVENT_FORMAT = 'Format: Layer, Start, End, Style, Name, MarginL, MarginR, 
 
 function round2(value: number): string {
   return String(Math.round(value * 100) / 100);
+}
+
+/** Override-tag alpha `&HAA&` for an opacity 0–1 (ASS stores transparency). */
+function inlineAlpha(opacity: number): string {
+  const alpha = Math.round((1 - Math.min(1, Math.max(0, opacity))) * 255);
+  return `&H${alpha.toString(16).toUpperCase().padStart(2, '0')}&`;
 }
 
 /** Seconds → centiseconds, the resolution of ASS timestamps. */
@@ -61,7 +75,7 @@ function placement(style: CaptionStyle, frame: FrameSize): { alignment: number; 
   }
 }
 
-function styleLine(style: CaptionStyle, frame: FrameSize): string {
+function styleLine(style: CaptionStyle, frame: FrameSize, name: string = STYLE_NAME): string {
   const scale = frame.width / STYLE_WIDTH;
   const safe = platformSafeZone(frame);
   const { alignment, marginV } = placement(style, frame);
@@ -70,21 +84,21 @@ function styleLine(style: CaptionStyle, frame: FrameSize): string {
   const primary = karaoke ? style.highlightColor : style.primaryColor;
   const secondary = karaoke ? style.primaryColor : style.highlightColor;
   const fields = [
-    STYLE_NAME,
+    name,
     style.fontFamily,
     String(Math.round(style.fontSize * scale)),
     assColor(primary),
     assColor(secondary),
-    assColor(style.outlineColor),
+    assColor(style.outlineColor, style.outlineOpacity ?? 1),
     assColor(style.shadowColor, style.shadowOpacity),
     style.bold ? '-1' : '0',
     style.italic ? '-1' : '0',
     '0',
     '0',
-    '100',
+    round2(style.scaleX ?? 100),
     '100',
     round2(style.letterSpacing * scale),
-    '0',
+    round2(style.rotation ?? 0),
     style.border === 'box' ? '3' : '1',
     round2(style.outlineWidth * scale),
     round2(style.shadowDepth * scale),
@@ -97,8 +111,49 @@ function styleLine(style: CaptionStyle, frame: FrameSize): string {
   return `Style: ${fields.join(',')}`;
 }
 
-function dialogue(startCs: number, endCs: number, text: string): string {
-  return `Dialogue: 0,${formatAssTime(startCs)},${formatAssTime(endCs)},${STYLE_NAME},,0,0,0,,${text}`;
+function dialogue(startCs: number, endCs: number, text: string, layer = 0, styleName = STYLE_NAME): string {
+  return `Dialogue: ${layer},${formatAssTime(startCs)},${formatAssTime(endCs)},${styleName},,0,0,0,,${text}`;
+}
+
+/**
+ * The box style of `word-box`: same font and placement as the text, so its invisible glyphs line up with
+ * the text drawn above; its box (the outline colour) is transparent until a word switches it on.
+ */
+function wordBoxStyle(style: CaptionStyle): CaptionStyle {
+  return {
+    ...style,
+    border: 'box',
+    outlineColor: style.highlightColor,
+    outlineOpacity: 0,
+    outlineWidth: WORD_BOX_PADDING,
+    shadowDepth: 0,
+    shadowOpacity: 0,
+  };
+}
+
+/** Override tags every event of the style starts with (blurred edges, chunk fade-in), or ''. */
+function leadingTags(style: CaptionStyle, frame: FrameSize): string {
+  const tags: string[] = [];
+  if (style.blur !== undefined && style.blur > 0)
+    tags.push(`\\blur${round2(style.blur * (frame.width / STYLE_WIDTH))}`);
+  if (style.animation === 'fade') tags.push(`\\fad(${FADE_MS},0)`);
+  return tags.length > 0 ? `{${tags.join('')}}` : '';
+}
+
+/** Chunk text where word `active` is drawn in the highlight colour and enlarged. */
+function emphasisText(words: readonly string[], active: number, style: CaptionStyle): string {
+  const on = `\\1c${assInlineColor(style.highlightColor)}\\fscx${EMPHASIS_PERCENT}\\fscy${EMPHASIS_PERCENT}`;
+  const off = `\\1c${assInlineColor(style.primaryColor)}\\fscx100\\fscy100`;
+  return words.map((w, i) => (i === active ? `{${on}}${w}{${off}}` : w)).join(' ');
+}
+
+/** Box-layer text of `word-box`: glyphs invisible, only word `active` has its (opaque) box. */
+function wordBoxText(words: readonly string[], active: number): string {
+  const on = `\\3a${inlineAlpha(1)}`;
+  const off = `\\3a${inlineAlpha(0)}`;
+  return (
+    `{\\1a${inlineAlpha(0)}}` + words.map((w, i) => (i === active ? `{${on}}${w}{${off}}` : w)).join(' ')
+  );
 }
 
 /** Chunk text where word `active` is drawn in the highlight colour. */
@@ -124,6 +179,23 @@ function popText(words: readonly string[], active: number): string {
   return [...shown, popping].join(' ') + hidden;
 }
 
+/** Text of the event shown while word `active` of the chunk is spoken, for per-word animations. */
+function wordText(
+  animation: 'highlight' | 'pop' | 'emphasis',
+  style: CaptionStyle,
+  texts: readonly string[],
+  active: number,
+): string {
+  switch (animation) {
+    case 'highlight':
+      return highlightedText(texts, active, style);
+    case 'pop':
+      return popText(texts, active);
+    case 'emphasis':
+      return emphasisText(texts, active, style);
+  }
+}
+
 /**
  * Builds a complete ASS script. Times come from the words; each chunk stays up until the next one when the
  * silence between them is short, so captions do not flicker off between phrases.
@@ -131,6 +203,7 @@ function popText(words: readonly string[], active: number): string {
 export function buildAss(words: readonly WordTiming[], style: CaptionStyle, frame: FrameSize): string {
   const display = words.map((w) => ({ ...w, word: style.uppercase ? w.word.toUpperCase() : w.word }));
   const chunks = chunkWords(display, style.chunking);
+  const lead = leadingTags(style, frame);
   const events: string[] = [];
   chunks.forEach((chunk, index) => {
     const first = chunk[0];
@@ -153,23 +226,35 @@ export function buildAss(words: readonly WordTiming[], style: CaptionStyle, fram
 
     switch (style.animation) {
       case 'none':
-        events.push(dialogue(startCs, endCs, texts.join(' ')));
+      case 'fade':
+        events.push(dialogue(startCs, endCs, lead + texts.join(' ')));
         break;
       case 'karaoke': {
         const parts = texts.map((t, i) => `{\\kf${(bounds[i + 1] ?? endCs) - (bounds[i] ?? startCs)}}${t}`);
-        events.push(dialogue(startCs, endCs, parts.join(' ')));
+        events.push(dialogue(startCs, endCs, lead + parts.join(' ')));
         break;
       }
+      case 'word-box':
+        // The text stays for the whole chunk; under it, one box event per spoken word.
+        texts.forEach((_, i) => {
+          const from = bounds[i] ?? startCs;
+          const to = bounds[i + 1] ?? endCs;
+          if (to > from) events.push(dialogue(from, to, wordBoxText(texts, i), 0, BOX_STYLE_NAME));
+        });
+        events.push(dialogue(startCs, endCs, lead + texts.join(' '), 1));
+        break;
       case 'highlight':
       case 'pop':
+      case 'emphasis': {
+        const animation = style.animation;
         texts.forEach((_, i) => {
           const from = bounds[i] ?? startCs;
           const to = bounds[i + 1] ?? endCs;
           if (to <= from) return;
-          const text = style.animation === 'pop' ? popText(texts, i) : highlightedText(texts, i, style);
-          events.push(dialogue(from, to, text));
+          events.push(dialogue(from, to, lead + wordText(animation, style, texts, i)));
         });
         break;
+      }
     }
   });
 
@@ -185,6 +270,7 @@ export function buildAss(words: readonly WordTiming[], style: CaptionStyle, fram
     '[V4+ Styles]',
     STYLE_FORMAT,
     styleLine(style, frame),
+    ...(style.animation === 'word-box' ? [styleLine(wordBoxStyle(style), frame, BOX_STYLE_NAME)] : []),
     '',
     '[Events]',
     EVENT_FORMAT,

@@ -1,4 +1,6 @@
 import { OpenAiSpeechClient } from '../../providers/openai-speech.ts';
+import type { SpeechRecognizer } from '../speech/recognizer.ts';
+import { recordedSpeechTimers } from './recorded-speech-timers.ts';
 import type { SynthesizedSpeech } from './synthesize.ts';
 import { synthesize } from './synthesize.ts';
 import { listVoices, resolveVoice, VoiceUnavailableError, type VoiceInfo } from './voice-catalogue.ts';
@@ -36,11 +38,18 @@ export interface SpeechServiceSettings {
   model: string;
 }
 
-/** Chooses the engine for a voice id: local espeak-ng voices, or the speech service when one is configured. */
+/**
+ * Chooses the engine for a voice id: local espeak-ng voices, or the speech service when one is configured.
+ * The service's audio comes without word timings; they come from forced alignment of the script or, failing
+ * that, from `recognizer` (the service's timings are never estimated where either can place the words).
+ */
 export class Narrator {
   private readonly service: OpenAiSpeechClient | undefined;
 
-  constructor(settings?: SpeechServiceSettings) {
+  constructor(
+    settings?: SpeechServiceSettings,
+    private readonly recognizer?: SpeechRecognizer,
+  ) {
     this.service =
       settings &&
       new OpenAiSpeechClient({ baseURL: settings.baseUrl, apiKey: settings.apiKey, model: settings.model });
@@ -79,6 +88,7 @@ export class Narrator {
         speed: request.speed,
         outPath: request.outPath,
         signal: request.signal,
+        timers: recordedSpeechTimers(this.recognizer),
       });
     }
     const voice = resolveVoice({

@@ -5,7 +5,7 @@ import { readLevelTrack } from './audio-levels.ts';
 import { interpolateMissing } from './interpolate-timings.ts';
 import { spokenForm } from './script-words.ts';
 import { findActivity } from './speech-activity.ts';
-import type { TimedWords, WordTimer, WordTimingRequest } from './word-timer.ts';
+import type { TimedWords, TimingSource, WordTimer, WordTimingRequest } from './word-timer.ts';
 
 export type ScriptAligner = (
   audioPath: string,
@@ -36,9 +36,13 @@ export function matchWordSequences(script: readonly string[], aligned: readonly 
   return matched;
 }
 
-export function scriptAlignerTimer(align: ScriptAligner, supports: (language: string) => boolean): WordTimer {
+export function scriptAlignerTimer(
+  align: ScriptAligner,
+  supports: (language: string) => boolean,
+  source: TimingSource = 'aligned',
+): WordTimer {
   return {
-    source: 'aligned',
+    source,
     supports,
     async time(request: WordTimingRequest): Promise<TimedWords> {
       const script = request.segments.flatMap((s) => s.words);
@@ -75,7 +79,7 @@ export function scriptAlignerTimer(align: ScriptAligner, supports: (language: st
         interpolated += placed.interpolated;
         index += segment.words.length;
       }
-      return { words, source: 'aligned', interpolated };
+      return { words, source, interpolated };
     },
   };
 }

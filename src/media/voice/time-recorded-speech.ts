@@ -1,8 +1,7 @@
 // Word timings for speech that was not synthesized here sentence by sentence (e.g. a speech API's audio):
 // the whole recording is one segment, and its pauses anchor the sentence boundaries.
 import { readFile } from 'node:fs/promises';
-import { sentenceEstimateTimer } from './estimate-timer.ts';
-import { pocketsphinxTimer } from './pocketsphinx-timer.ts';
+import { recordedSpeechTimers } from './recorded-speech-timers.ts';
 import { splitScript } from './script-words.ts';
 import { parseWav } from './wav-file.ts';
 import { timeWords, type TimingOutcome, type WordTimer } from './word-timer.ts';
@@ -33,7 +32,7 @@ export async function timeRecordedSpeech(
       espeakVoice: input.espeakVoice,
       signal: input.signal,
     },
-    input.timers ?? [pocketsphinxTimer(), sentenceEstimateTimer()],
+    input.timers ?? recordedSpeechTimers(),
   );
   return { ...timed, durationSec };
 }

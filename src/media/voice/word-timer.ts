@@ -2,8 +2,11 @@
 import type { WordTiming } from '../types.ts';
 import type { ScriptWord } from './script-words.ts';
 
-/** How the word timings were produced: forced alignment against the audio, or estimates inside sentences. */
-export type TimingSource = 'aligned' | 'sentence-estimated';
+/**
+ * How the word timings were produced: forced alignment of the script against the audio, a speech recognizer's
+ * words matched onto the script, or estimates inside sentences.
+ */
+export type TimingSource = 'aligned' | 'recognized' | 'sentence-estimated';
 
 export interface TimingSegment {
   /** Where this piece of the audio starts and ends, in seconds (exact when pieces were synthesized apart). */

@@ -148,6 +148,17 @@ export interface StockClipsTable {
   updated_at: Timestamp;
 }
 
+/** A video-site video an account has clipped (channel mode skips it while its job holds it). */
+export interface ClippedVideosTable {
+  account_id: string;
+  video_id: string;
+  job_id: string;
+  /** The channel it was picked from; null when the caller named the video itself. */
+  channel_url: string | null;
+  title: string | null;
+  clipped_at: Timestamp;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -165,6 +176,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   rate_counters: RateCountersTable;
   stock_clips: StockClipsTable;
+  clipped_videos: ClippedVideosTable;
 }
 
 export type JobRow = Selectable<JobsTable>;

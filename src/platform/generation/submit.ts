@@ -1,4 +1,6 @@
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db, Tx } from '../db/database.ts';
@@ -10,8 +12,9 @@ import { LINK_TTL_SECONDS } from '../jobs/job-presenter.ts';
 import { addJobEvent, countOpenHeavyJobs, insertJob } from '../jobs/jobs-repo.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { websocketUrl } from '../jobs/stream-token.ts';
+import { jobWorkDir, newStagingDir } from '../jobs/work-dirs.ts';
 import { charge } from '../ledger/ledger.ts';
-import type { ModeDefinition, PipelineServices, Price } from '../modes/mode.ts';
+import type { ModeDefinition, Price, ValidationServices } from '../modes/mode.ts';
 import type { UrlGuard } from '../net/url-guard.ts';
 import { displayUsd } from '../pricing/price-table.ts';
 import type { MediaStore } from '../storage/media-store.ts';
@@ -67,6 +70,14 @@ export function chargeHeaders(price: Price, estimatedSeconds: number): Record<st
   };
 }
 
+/** Moves a request's staged files to its job's work folder; false when nothing was staged. */
+async function adoptStaged(stagingDir: string, workDir: string): Promise<boolean> {
+  if (!existsSync(stagingDir)) return false;
+  await mkdir(dirname(workDir), { recursive: true });
+  await rename(stagingDir, workDir);
+  return true;
+}
+
 export function errorAnswer(error: ApiError, requestId: string): Answer {
   return {
     status: error.status,
@@ -107,7 +118,7 @@ function dryRunAnswer(
 export class GenerationService {
   constructor(private readonly deps: GenerationDeps) {}
 
-  services(accountId: string): PipelineServices & { accountId: string } {
+  services(accountId: string): ValidationServices {
     const { config, db, urlGuard, store } = this.deps;
     return {
       accountId,
@@ -128,9 +139,27 @@ export class GenerationService {
 
   /** Validates and prices without creating anything (works with live and sandbox keys, never cached). */
   async dryRun(mode: ModeDefinition, body: unknown, accountId: string, requestId: string): Promise<Answer> {
+    const stagingDir = newStagingDir(this.deps.config);
+    try {
+      return dryRunAnswer(mode, await this.validated(mode, body, accountId, stagingDir), requestId);
+    } finally {
+      await rm(stagingDir, { recursive: true, force: true });
+    }
+  }
+
+  /** Schema, then the mode's own checks; the mode may refine the request (e.g. with a probed source). */
+  private async validated(
+    mode: ModeDefinition,
+    body: unknown,
+    accountId: string,
+    stagingDir: string,
+  ): Promise<ParsedGenerateRequest<unknown>> {
     const parsed = parseGenerateRequest(mode, body, this.deps.urlGuard);
-    await mode.validate?.(parsed.request, this.services(accountId));
-    return dryRunAnswer(mode, parsed, requestId);
+    const refined: unknown = await mode.validate?.(parsed.request, {
+      ...this.services(accountId),
+      stagingDir,
+    });
+    return refined === undefined ? parsed : { ...parsed, request: refined };
   }
 
   /** The one path of a paid Generate request: spec 1 §3 of DESIGN — idempotency, validation, price, one transaction. */
@@ -154,15 +183,15 @@ export class GenerationService {
     });
     if (claimed.kind === 'replay') return { ...claimed.answer, replay: claimed.match };
     const { claim } = claimed;
+    const stagingDir = newStagingDir(this.deps.config);
     try {
       if (caller.sandbox) {
         const answer = await this.sandboxJob(input);
         await claim.record(answer);
         return answer;
       }
-      const parsed = parseGenerateRequest(mode, input.body, this.deps.urlGuard);
-      await mode.validate?.(parsed.request, this.services(caller.accountId));
-      return await this.accept(input, parsed, (tx, answer) => claim.accept(tx, answer));
+      const parsed = await this.validated(mode, input.body, caller.accountId, stagingDir);
+      return await this.accept(input, parsed, stagingDir, (tx, answer) => claim.accept(tx, answer));
     } catch (error) {
       if (error instanceof ApiError && error.status < 500 && error.code !== 'REQUEST_IN_PROGRESS') {
         const answer = errorAnswer(error, requestId);
@@ -171,12 +200,16 @@ export class GenerationService {
       }
       await claim.release();
       throw error;
+    } finally {
+      // An accepted request took its staged files along; anything left here belongs to no job.
+      await rm(stagingDir, { recursive: true, force: true });
     }
   }
 
   private async accept(
     input: SubmitInput,
     parsed: ParsedGenerateRequest<unknown>,
+    stagingDir: string,
     store: (tx: Tx, answer: Answer) => Promise<void>,
   ): Promise<Answer> {
     const { mode, caller, requestId } = input;
@@ -206,56 +239,70 @@ export class GenerationService {
     };
     const answer: Answer = {
       status: input.receiptStatus ?? mode.receiptStatus,
-      body: successBody(data, meta, { jobId, videoId }),
+      body: {},
       headers: { 'x-job-id': jobId, ...chargeHeaders(price, estimate.renderSeconds.typical) },
       jobIds: [jobId],
     };
 
-    await db.transaction().execute(async (tx) => {
-      await insertJob(tx, {
-        id: jobId,
-        account_id: caller.accountId,
-        api_key_id: caller.keyId,
-        sandbox: false,
-        mode: mode.name,
-        operation: mode.name,
-        endpoint: input.endpoint,
-        status: 'queued',
-        heavy: mode.heavy,
-        request: JSON.stringify(parsed.request),
-        price_cents: price.usdCents,
-        video_id: videoId,
-        webhook_url: options.webhookUrl,
-        private_delivery: options.privateDelivery,
-        agent_run_id: options.agentRunId,
-        batch_id: input.batchId ?? null,
-        deadline_at: new Date(Date.now() + config.jobs.maxLifetimeSeconds * 1000),
-      });
-      // Nobody can be subscribed to a job that does not exist yet, so this event needs no notification.
-      await addJobEvent(
-        tx,
-        jobId,
-        { status: 'queued', stage: 'queued', message: 'Accepted; waiting for a worker.', percent: 0 },
-        { notify: false },
-      );
-      await queue.enqueueGeneration(tx, jobId);
-      await store(tx, answer);
-      // The account row is locked only from here to the commit: the render-slot count and the charge come
-      // last, so concurrent acceptances of one account wait on each other as briefly as possible. A refusal
-      // here (429, 402) rolls back everything above, the stored answer included.
-      if (mode.heavy && !input.batchId) {
-        await tx
-          .selectFrom('accounts')
-          .select('id')
-          .where('id', '=', caller.accountId)
-          .forNoKeyUpdate()
-          .execute();
-        if ((await countOpenHeavyJobs(tx, caller.accountId)) > config.limits.heavyRendersPerAccount) {
-          throw errors.renderConcurrency(config.limits.heavyRendersPerAccount);
+    // Before the job exists for any worker, files fetched while validating become its work folder.
+    const workDir = jobWorkDir(config, jobId);
+    const staged = await adoptStaged(stagingDir, workDir);
+    try {
+      await db.transaction().execute(async (tx) => {
+        await insertJob(tx, {
+          id: jobId,
+          account_id: caller.accountId,
+          api_key_id: caller.keyId,
+          sandbox: false,
+          mode: mode.name,
+          operation: mode.name,
+          endpoint: input.endpoint,
+          status: 'queued',
+          heavy: mode.heavy,
+          request: JSON.stringify(parsed.request),
+          price_cents: price.usdCents,
+          video_id: videoId,
+          webhook_url: options.webhookUrl,
+          private_delivery: options.privateDelivery,
+          agent_run_id: options.agentRunId,
+          batch_id: input.batchId ?? null,
+          deadline_at: new Date(Date.now() + config.jobs.maxLifetimeSeconds * 1000),
+        });
+        await mode.onAccepted?.(tx, parsed.request, { id: jobId, accountId: caller.accountId });
+        // Nobody can be subscribed to a job that does not exist yet, so this event needs no notification.
+        await addJobEvent(
+          tx,
+          jobId,
+          { status: 'queued', stage: 'queued', message: 'Accepted; waiting for a worker.', percent: 0 },
+          { notify: false },
+        );
+        await queue.enqueueGeneration(tx, jobId);
+        // The account row is locked only from here to the commit: the render-slot count, the charge and the
+        // answer (which reports the balance the charge left) come last, so concurrent acceptances of one
+        // account wait on each other as briefly as possible. A refusal here (429, 402) rolls back everything.
+        if (mode.heavy && !input.batchId) {
+          await tx
+            .selectFrom('accounts')
+            .select('id')
+            .where('id', '=', caller.accountId)
+            .forNoKeyUpdate()
+            .execute();
+          if ((await countOpenHeavyJobs(tx, caller.accountId)) > config.limits.heavyRendersPerAccount) {
+            throw errors.renderConcurrency(config.limits.heavyRendersPerAccount);
+          }
         }
-      }
-      await charge(tx, caller.accountId, price.usdCents, jobId, `${mode.name} job`);
-    });
+        const balance = await charge(tx, caller.accountId, price.usdCents, jobId, `${mode.name} job`);
+        answer.body = successBody(
+          data,
+          { ...meta, credits_used: price.usdCents, credits_remaining: balance },
+          { jobId, videoId },
+        );
+        await store(tx, answer);
+      });
+    } catch (error) {
+      if (staged) await rm(workDir, { recursive: true, force: true });
+      throw error;
+    }
     return answer;
   }
 

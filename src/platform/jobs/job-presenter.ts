@@ -1,3 +1,4 @@
+import { extname } from 'node:path';
 import type { JobRow } from '../db/schema.ts';
 import type { OutputFile } from '../modes/mode.ts';
 import type { MediaStore } from '../storage/media-store.ts';
@@ -47,11 +48,11 @@ export function presentArtifacts(job: JobRow, store: MediaStore, now = new Date(
     (f) => f.role === 'subtitle' || f.role === 'transcript' || f.role === 'audio',
   );
   if (downloads.length > 0) {
-    out.output_files = downloads.map((f) => ({
-      name: f.name ?? f.key.split('/').pop(),
-      content_type: f.contentType,
-      url: link(f),
-    }));
+    out.output_files = downloads.map((f) => {
+      const name = f.name ?? f.key.split('/').pop() ?? f.key;
+      // The format a caller asked for (srt, vtt, json…) is the file's extension.
+      return { name, format: extname(name).slice(1), content_type: f.contentType, url: link(f) };
+    });
   }
   if (job.private_delivery && files.length > 0) {
     out.delivery = {

@@ -1,5 +1,4 @@
 import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type PgBoss from 'pg-boss';
@@ -24,6 +23,7 @@ import {
   transitionJob,
 } from './jobs-repo.ts';
 import { QUEUES, type GenerationMessage, type JobQueue } from './queue.ts';
+import { jobWorkDir } from './work-dirs.ts';
 
 export interface WorkerDeps {
   config: Config;
@@ -205,7 +205,7 @@ export class GenerationWorker {
     this.active.set(jobId, controller);
     const msLeft = new Date(job.deadline_at).getTime() - Date.now();
     const deadline = setTimeout(() => controller.abort('timeout'), Math.max(0, msLeft));
-    const workDir = join(config.dataDir, 'work', jobId);
+    const workDir = jobWorkDir(config, jobId);
     // Kept when the attempt will be retried: finished stages are recovery points for the next attempt.
     let keepWorkDir = false;
     try {

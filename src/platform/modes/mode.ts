@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/database.ts';
+import type { Db, Tx } from '../db/database.ts';
 import type { UrlGuard } from '../net/url-guard.ts';
 import type { MediaStore } from '../storage/media-store.ts';
 import type { WebhookEventNames } from '../webhooks/webhook-events.ts';
@@ -58,6 +58,17 @@ export interface PipelineServices {
   accountBrand(): Promise<Record<string, unknown> | null>;
 }
 
+/** What a mode's `validate` gets: the pipeline services, the caller's account and a folder for fetched files. */
+export interface ValidationServices extends PipelineServices {
+  accountId: string;
+  /**
+   * A folder for files fetched while validating (e.g. a source whose length sets the price); the mode creates
+   * it when it needs it. When the request is accepted it becomes the job's work folder, so the pipeline finds
+   * those files in `workDir`; after a dry run or a refusal it is removed. Absent outside the API (render CLI).
+   */
+  stagingDir?: string;
+}
+
 /** A file the pipeline produced; the platform stores it and links it from the artifacts. */
 export interface OutputFile {
   role: 'video' | 'thumbnail' | 'clip' | 'clip_thumbnail' | 'subtitle' | 'transcript' | 'audio';
@@ -106,8 +117,17 @@ export interface ModeDefinition<R = any> {
   privateDelivery: boolean;
   /** Identical-body protection of spec 1 §8 (5-minute replay, 10 s wait). */
   identicalRequestProtection: boolean;
-  /** Extra validation that needs I/O or cross-field rules; throws ApiError (400) to refuse. */
-  validate?(request: R, services: PipelineServices & { accountId: string }): Promise<void>;
+  /**
+   * Extra validation that needs I/O or cross-field rules; throws ApiError (400) to refuse. It may answer with
+   * a refined request (e.g. facts about a fetched source), which is then priced, shown by dry runs, stored
+   * with the job and handed to the pipeline instead of the parsed one.
+   */
+  validate?(request: R, services: ValidationServices): Promise<R | void>;
+  /**
+   * Runs in the transaction that accepts the job (after its row is written, before the charge), for records
+   * that must exist exactly when the job does. Throws ApiError to refuse; everything is then rolled back.
+   */
+  onAccepted?(tx: Tx, request: R, job: { id: string; accountId: string }): Promise<void>;
   price(request: R): Price;
   estimate(request: R): RequestEstimate;
   /** Event types of the completion callback; video.completed / video.failed / video.cancelled by default. */

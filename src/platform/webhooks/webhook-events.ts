@@ -9,6 +9,11 @@ export interface WebhookEventNames {
   completed: string;
   failed: string;
   cancelled: string;
+  /**
+   * The event's `data` for modes whose callback has its own documented shape (e.g. transcript.completed),
+   * from the job and its presented artifacts; the video shape of buildWebhookBody otherwise.
+   */
+  data?(job: JobRow, artifacts: Record<string, unknown>): Record<string, unknown>;
 }
 
 export const DEFAULT_EVENT_NAMES: WebhookEventNames = {
@@ -23,14 +28,8 @@ function eventType(job: JobRow, names: WebhookEventNames): string {
   return names.failed;
 }
 
-/** The body of the one callback sent when a job ends. Private delivery carries no link. */
-export function buildWebhookBody(
-  job: JobRow,
-  eventId: string,
-  names: WebhookEventNames,
-  store: MediaStore,
-): Record<string, unknown> {
-  const artifacts = presentArtifacts(job, store);
+/** The `data` of a video job's callback. Private delivery carries no link. */
+function videoEventData(job: JobRow, artifacts: Record<string, unknown>): Record<string, unknown> {
   const links = !job.private_delivery;
   const data: Record<string, unknown> = {
     job_id: job.id,
@@ -48,6 +47,18 @@ export function buildWebhookBody(
     poll_url: `/api/v1/jobs/${job.id}`,
   };
   if (links) data.artifacts = artifacts;
+  return data;
+}
+
+/** The body of the one callback sent when a job ends. */
+export function buildWebhookBody(
+  job: JobRow,
+  eventId: string,
+  names: WebhookEventNames,
+  store: MediaStore,
+): Record<string, unknown> {
+  const artifacts = presentArtifacts(job, store);
+  const data = names.data ? names.data(job, artifacts) : videoEventData(job, artifacts);
   return { event_id: eventId, event_type: eventType(job, names), created_at: new Date().toISOString(), data };
 }
 

@@ -1,21 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import { registerBatchRoute } from './batch.ts';
+import { registerCaptionStyleRoutes } from './caption-styles.ts';
 import { registerCatalogRoutes } from './catalogs.ts';
+import { registerClipVideoRoute } from './clip-video.ts';
 import { registerGenerateRoute } from './generate.ts';
 import { registerJobStreamRoute } from './job-stream.ts';
 import { registerJobRoutes } from './jobs.ts';
 import { registerMediaRoute } from './media.ts';
 import { registerOperationalRoutes } from './operations.ts';
 import { registerStockClipRoutes } from './stock-clips.ts';
+import { registerTranscribeLanguagesRoute } from './transcribe-languages.ts';
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   registerCatalogRoutes(app, ctx);
+  registerCaptionStyleRoutes(app, ctx);
   registerJobRoutes(app, ctx);
   registerJobStreamRoute(app, ctx);
   registerBatchRoute(app, ctx);
   registerMediaRoute(app, ctx);
   registerOperationalRoutes(app, ctx);
   registerStockClipRoutes(app, ctx);
+  registerTranscribeLanguagesRoute(app, ctx);
+  registerClipVideoRoute(app, ctx);
   for (const mode of ctx.registry.all()) registerGenerateRoute(app, ctx, mode);
 }

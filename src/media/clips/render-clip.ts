@@ -1,0 +1,162 @@
+// Renders one clip: motion analysis of its stretch, the reframe plan, captions shifted to the clip, the gain
+// that brings its audio to −14 LUFS (from the source's loudness blocks, no extra pass), then one ffmpeg run.
+import { existsSync } from 'node:fs';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { buildAss } from '../captions/build-ass.ts';
+import { highlightPreset } from '../captions/caption-presets.ts';
+import { initialGain, type LoudnessTarget } from '../compose/loudness-plan.ts';
+import type { FfmpegRunOptions } from '../ffmpeg/runner.ts';
+import { runFfmpeg } from '../ffmpeg/runner.ts';
+import { probeMedia } from '../ffmpeg/probe.ts';
+import { blocksIn, integratedLufs, peakDb, type LoudnessBlock } from '../moments/loudness-track.ts';
+import type { WordTiming } from '../types.ts';
+import type { ClipBounds } from './clip-bounds.ts';
+import { buildClipArgs } from './clip-command.ts';
+import { measureMotion } from './motion-analysis.ts';
+import { planReframe, type ReframePlan } from './reframe.ts';
+
+export const CLIP_LOUDNESS: LoudnessTarget = { integratedLufs: -14, truePeakDb: -1 };
+const CLIP_CRF = 21;
+const AUDIO_BITRATE_KBPS = 160;
+const FONTS_DIR = '/usr/share/fonts/truetype';
+/** Poster frame: a little into the clip, once the first caption is up. */
+const POSTER_AT_SEC = 1.5;
+
+export interface RenderClipInput {
+  sourcePath: string;
+  source: { width: number; height: number; fps: number };
+  bounds: ClipBounds;
+  /** The moment's words on the source timeline. */
+  words: readonly WordTiming[];
+  /** ebur128 blocks of the whole source audio. */
+  loudness: readonly LoudnessBlock[];
+  width: number;
+  height: number;
+  captions: boolean;
+  preset: string;
+  /** Output files: `<basePath>.mp4`, `.jpg`, `.ass`, and `.json` (the record of a finished clip). */
+  basePath: string;
+  signal?: AbortSignal;
+  onProgress?: (fraction: number) => void;
+}
+
+export interface RenderedClipFile {
+  path: string;
+  posterPath: string;
+  captionsPath: string | null;
+  framing: ReframePlan;
+  width: number;
+  height: number;
+  durationSec: number;
+}
+
+/** Words moved onto the clip's timeline (clip start = 0), kept inside the clip. */
+export function wordsOnClip(words: readonly WordTiming[], bounds: ClipBounds): WordTiming[] {
+  const round = (x: number) => Math.round(x * 1000) / 1000;
+  return words
+    .filter((w) => w.start >= bounds.startSec - 1e-6 && w.end <= bounds.endSec + 1e-6)
+    .map((w) => ({
+      ...w,
+      start: round(Math.max(0, w.start - bounds.startSec)),
+      end: round(Math.min(bounds.durationSec, w.end - bounds.startSec)),
+    }));
+}
+
+export interface RenderClipResult {
+  clip: RenderedClipFile;
+  /** Wall seconds of the motion analysis and of the render (both 0 for a clip an earlier attempt finished). */
+  seconds: { motion: number; encode: number };
+}
+
+/** Renders the clip, or returns the one a previous attempt finished (its record is written last). */
+export async function renderClip(input: RenderClipInput): Promise<RenderClipResult> {
+  const recordPath = `${input.basePath}.json`;
+  if (existsSync(recordPath)) {
+    return {
+      clip: JSON.parse(await readFile(recordPath, 'utf8')) as RenderedClipFile,
+      seconds: { motion: 0, encode: 0 },
+    };
+  }
+  const { bounds } = input;
+  const started = performance.now();
+  const run: FfmpegRunOptions = { signal: input.signal };
+  const target = { width: input.width, height: input.height };
+  const motion = await measureMotion(
+    input.sourcePath,
+    bounds.startSec,
+    bounds.durationSec,
+    input.source,
+    `${input.basePath}.motion.gray`,
+    run,
+  );
+  const plan = planReframe(input.source, target, motion);
+  const analysed = performance.now();
+
+  let captionsPath: string | null = null;
+  if (input.captions) {
+    captionsPath = `${input.basePath}.ass`;
+    await writeFile(captionsPath, buildAss(wordsOnClip(input.words, bounds), highlightPreset(), target));
+  }
+
+  const blocks = blocksIn(input.loudness, bounds.startSec, bounds.endSec);
+  const gain = initialGain(
+    {
+      integratedLufs: integratedLufs(blocks),
+      truePeakDb: peakDb(input.loudness, bounds.startSec, bounds.endSec),
+      lra: 0,
+    },
+    CLIP_LOUDNESS,
+  );
+
+  const path = `${input.basePath}.mp4`;
+  const posterPath = `${input.basePath}.jpg`;
+  // Written under a temporary name: a clip file that exists is a finished clip.
+  const partial = `${input.basePath}.part.mp4`;
+  try {
+    await runFfmpeg(
+      buildClipArgs({
+        sourcePath: input.sourcePath,
+        startSec: bounds.startSec,
+        durationSec: bounds.durationSec,
+        sourceFps: input.source.fps,
+        width: input.width,
+        height: input.height,
+        plan,
+        assPath: captionsPath,
+        fontsDir: FONTS_DIR,
+        gain: gain.gainDb === 0 && !gain.limiter ? null : gain,
+        loudness: CLIP_LOUDNESS,
+        preset: input.preset,
+        crf: CLIP_CRF,
+        audioBitrateKbps: AUDIO_BITRATE_KBPS,
+        outputPath: partial,
+        posterPath,
+        posterAtSec: Math.min(POSTER_AT_SEC, bounds.durationSec / 2),
+      }),
+      {
+        ...run,
+        onProgress: input.onProgress
+          ? (seconds) => input.onProgress?.(Math.min(1, seconds / bounds.durationSec))
+          : undefined,
+      },
+    );
+    await rename(partial, path);
+  } finally {
+    await rm(partial, { force: true });
+  }
+  const probed = await probeMedia(path, run);
+  const rendered: RenderedClipFile = {
+    path,
+    posterPath,
+    captionsPath,
+    framing: plan,
+    width: probed.video?.width ?? input.width,
+    height: probed.video?.height ?? input.height,
+    durationSec: Math.round(probed.durationSec * 1000) / 1000,
+  };
+  await writeFile(recordPath, JSON.stringify(rendered));
+  return {
+    clip: rendered,
+    seconds: { motion: (analysed - started) / 1000, encode: (performance.now() - analysed) / 1000 },
+  };
+}

@@ -11,7 +11,7 @@ import { createRecognizer } from '../src/media/speech/create-recognizer.ts';
 import { clipMode } from '../src/modes/clipper/clip-mode.ts';
 import { VideoSiteError } from '../src/providers/video-site/video-site.ts';
 import { FakeVideoSite } from './support/fake-video-site.ts';
-import { makeLongVideo } from './support/long-video-fixture.ts';
+import { makeLongVideo, QUALITY_PASSAGES } from './support/long-video-fixture.ts';
 import { startTestService, waitForJob, type TestService } from './support/test-service.ts';
 
 // The earlier-format POST /api/clip-video (document 2 §4.9): the clip mode's jobs behind the older body and
@@ -26,7 +26,8 @@ let dir: string;
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'reelsmith-legacy-clips-'));
-  const video = await makeLongVideo(dir);
+  // The route's mapping is under test, not moment picking: a minute of speech with one strong passage will do.
+  const video = await makeLongVideo(dir, { passages: QUALITY_PASSAGES.slice(0, 3) });
   await writeFile(join(dir, 'notes.txt'), 'plain text, not a video');
   site.addVideo('privateVid1', new VideoSiteError('video_unavailable', 'Private video'));
   files = http.createServer((req, res) => {

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { cutClips } from '../../src/media/clips/clip-pipeline.ts';
 import { probeMedia } from '../../src/media/ffmpeg/probe.ts';
 import { PocketsphinxRecognizer } from '../../src/media/speech/pocketsphinx-recognizer.ts';
 import { makeLongVideo } from '../../test/support/long-video-fixture.ts';
+import { childCpuSeconds, ownCpuSeconds } from '../support/cpu-time.ts';
 
 // bench/clips: time to deliver clips from a long video, the way clip mode runs the engine: a 10-minute
 // 1080p narrated source (espeak-ng speech over generated footage with a moving subject), the local
@@ -26,18 +26,6 @@ const { values } = parseArgs({
     keep: { type: 'string' },
   },
 });
-
-/** CPU seconds of terminated child processes (cutime + cstime, USER_HZ = 100 on Linux). */
-function childCpuSeconds(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[13]) + Number(fields[14])) / 100;
-}
-
-function ownCpuSeconds(): number {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1e6;
-}
 
 const fmt = (x: number, digits = 1) => x.toFixed(digits);
 

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +18,7 @@ import { openDatabase } from '../../src/platform/db/database.ts';
 import { migrate } from '../../src/platform/db/migrate.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { benchDatabase } from '../support/bench-database.ts';
+import { childCpuSeconds, ownCpuSeconds } from '../support/cpu-time.ts';
 
 // bench/render (issue 3 item 12): a 30 s stock video end to end, through the same pipeline as
 // `npm run render` (validation, script, voice, footage, music, captions, one compose, poster), against a
@@ -50,18 +50,6 @@ const REQUEST = {
 };
 /** Fixed, so every run writes the same script and picks the same footage and music. */
 const JOB_ID = 'bench_render';
-
-/** CPU seconds of terminated child processes (cutime + cstime, in USER_HZ = 100 ticks/s on Linux). */
-function childCpuSeconds(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[13]) + Number(fields[14])) / 100;
-}
-
-function ownCpuSeconds(): number {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1e6;
-}
 
 interface Timing {
   wall: number;

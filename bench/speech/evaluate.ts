@@ -1,7 +1,6 @@
 // Measures the speech stack: recognition WER and speed on real recordings, alignment and recognition word
 // boundaries on synthesized speech with known sentence joins, and long-form (chunked, parallel) throughput.
 // Run: node --import tsx bench/speech/evaluate.ts [--tune lw=7,beam=1e-60] [--sections real,synth,long,diarize]
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +25,7 @@ import {
   wordErrors,
   type WordErrors,
 } from '../../src/media/speech/word-error-rate.ts';
+import { childCpuSeconds } from '../support/cpu-time.ts';
 
 const { values } = parseArgs({
   options: {
@@ -70,13 +70,6 @@ const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 const ms = (x: number): string => `${Math.round(x * 1000)} ms`;
 const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
 
-/** CPU seconds used by this process's finished children (the decoders), from /proc/self/stat. */
-function childCpuSec(): number {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  // After the command name: field 16 (cutime) and 17 (cstime) of stat(5) are at indexes 13 and 14, in clock ticks.
-  return (Number(fields[13]) + Number(fields[14])) / 100;
-}
-
 interface Cost {
   wallSec: number;
   cpuSec: number;
@@ -85,9 +78,9 @@ interface Cost {
 /** Wall time, and CPU time of the child processes, which is what the machine's other load does not inflate. */
 async function timed<T>(fn: () => Promise<T>): Promise<[T, Cost]> {
   const t0 = performance.now();
-  const c0 = childCpuSec();
+  const c0 = childCpuSeconds();
   const result = await fn();
-  return [result, { wallSec: (performance.now() - t0) / 1000, cpuSec: childCpuSec() - c0 }];
+  return [result, { wallSec: (performance.now() - t0) / 1000, cpuSec: childCpuSeconds() - c0 }];
 }
 
 function rtf(cost: Cost, audioSec: number): string {

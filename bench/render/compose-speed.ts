@@ -1,6 +1,6 @@
 // Times a full composition against a bare encode of the same size, length and codec settings.
 //
-//   node --import tsx src/media/compose/measure-compose-speed.ts [--seconds 30] [--width 1080]
+//   node --import tsx bench/render/compose-speed.ts [--seconds 30] [--width 1080]
 //        [--height 1920] [--preset veryfast] [--crf 22] [--keep DIR]
 //
 // Two scenarios, each rendered with everything on (3 scenes with audio, narration, ducked music,
@@ -11,17 +11,17 @@
 //         bare `testsrc2` encode; closer to real footage, where the encoder dominates.
 // Wall time depends on other load on the machine, so the ffmpeg CPU time (user+sys of finished child
 // processes, from /proc/self/stat) is printed too.
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildAss } from '../captions/build-ass.ts';
-import { highlightPreset } from '../captions/caption-presets.ts';
-import { runFfmpeg } from '../ffmpeg/runner.ts';
-import type { WordTiming } from '../types.ts';
-import type { ComposeSpec } from './compose-spec.ts';
-import { renderComposition } from './render-composition.ts';
+import { buildAss } from '../../src/media/captions/build-ass.ts';
+import { highlightPreset } from '../../src/media/captions/caption-presets.ts';
+import { runFfmpeg } from '../../src/media/ffmpeg/runner.ts';
+import type { WordTiming } from '../../src/media/types.ts';
+import type { ComposeSpec } from '../../src/media/compose/compose-spec.ts';
+import { renderComposition } from '../../src/media/compose/render-composition.ts';
+import { childCpuSeconds } from '../support/cpu-time.ts';
 
 const { values } = parseArgs({
   options: {
@@ -38,13 +38,6 @@ const width = Number(values.width);
 const height = Number(values.height);
 const preset = values.preset;
 const crf = Number(values.crf);
-
-/** CPU seconds used by terminated child processes (cutime + cstime, in USER_HZ = 100 ticks/s on Linux). */
-function childCpuSeconds(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[13]) + Number(fields[14])) / 100;
-}
 
 interface Timing {
   wall: number;

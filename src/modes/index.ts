@@ -48,7 +48,7 @@ export function productModes(deps: ModeFactoryDeps): ProductSetup {
         recognizer: () => recognizer,
         renderPreset: config.renderPreset,
       }),
-      transcribeMode({ recognizer, maxLifetimeSeconds: config.jobs.maxLifetimeSeconds }),
+      transcribeMode({ recognizer }),
       captionRenderMode({ renderPreset: config.renderPreset }),
     ],
     catalogs: { voices: () => narrator.catalogue() },

@@ -46,8 +46,6 @@ const STARTUP_SECONDS = 8;
 
 export interface TranscribeModeDeps {
   recognizer: SpeechRecognizer;
-  /** The job lifetime (JOB_MAX_LIFETIME_SECONDS): dry runs warn when a source will likely need longer. */
-  maxLifetimeSeconds: number;
 }
 
 function sourceOf(request: TranscribeRequest): SourceSummary {
@@ -222,11 +220,11 @@ export function transcribeMode(deps: TranscribeModeDeps): ModeDefinition<Transcr
         );
       if (request.caption_style && !request.output_formats.includes('ass'))
         warnings.push('"caption_style" shapes the ass file only, and no ass file was requested.');
-      if (renderSeconds.typical > deps.maxLifetimeSeconds)
-        warnings.push(
-          `This source likely needs about ${renderSeconds.typical} s, more than the ${deps.maxLifetimeSeconds} s a job may run; it would fail with PROCESS_TIMEOUT and be refunded.`,
-        );
       return { renderSeconds, durationSec: source.duration_sec, warnings };
+    },
+    // A long source on the local engine outlasts JOB_MAX_LIFETIME_SECONDS: the job may run to its slowest estimate.
+    lifetimeSeconds(request) {
+      return transcriptionSeconds(sourceOf(request).duration_sec, request.diarization, local).max;
     },
     receiptExtras(request) {
       const source = sourceOf(request);

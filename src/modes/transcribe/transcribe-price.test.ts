@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { captionRenderPrice } from '../caption-render/caption-render-mode.ts';
-import { transcriptionPrice, transcriptionSeconds } from './transcribe-mode.ts';
+import { PocketsphinxRecognizer } from '../../media/speech/pocketsphinx-recognizer.ts';
+import { jobLifetimeSeconds, LONGEST_JOB_LIFETIME_SECONDS } from '../../platform/jobs/job-lifetime.ts';
+import { transcribeMode, transcriptionPrice, transcriptionSeconds } from './transcribe-mode.ts';
 
 test('transcription: 5 cents per started 4 minutes of source, diarization adds half (rounded up)', () => {
   const cents = (seconds: number, diarization = false) =>
@@ -37,4 +39,17 @@ test('a local engine is estimated slower than a service, and diarization adds ti
   assert.ok(local.typical > service.typical);
   assert.ok(transcriptionSeconds(600, true, true).typical > local.typical);
   assert.ok(local.min <= local.typical && local.typical <= local.max);
+});
+
+test('a 4-hour source on the local engine may run past JOB_MAX_LIFETIME_SECONDS, within the longest lifetime', () => {
+  const mode = transcribeMode({ recognizer: new PocketsphinxRecognizer() });
+  const request = (durationSec: number) =>
+    ({ diarization: true, source: { duration_sec: durationSec, format: 'mp3' } }) as Parameters<
+      NonNullable<typeof mode.lifetimeSeconds>
+    >[0];
+  const config = { jobs: { maxLifetimeSeconds: 2700 } } as Parameters<typeof jobLifetimeSeconds>[0];
+  assert.equal(jobLifetimeSeconds(config, mode, request(60)), 2700);
+  const fourHours = jobLifetimeSeconds(config, mode, request(14_400));
+  assert.ok(fourHours >= transcriptionSeconds(14_400, true, true).max, `${fourHours} s`);
+  assert.ok(fourHours <= LONGEST_JOB_LIFETIME_SECONDS);
 });

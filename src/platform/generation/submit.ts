@@ -11,6 +11,7 @@ import { newId } from '../ids.ts';
 import { LINK_TTL_SECONDS } from '../jobs/job-presenter.ts';
 import { addJobEvent, countOpenHeavyJobs, insertJob } from '../jobs/jobs-repo.ts';
 import type { JobQueue } from '../jobs/queue.ts';
+import { jobLifetimeSeconds } from '../jobs/job-lifetime.ts';
 import { websocketUrl } from '../jobs/stream-token.ts';
 import { jobWorkDir, newStagingDir } from '../jobs/work-dirs.ts';
 import { charge } from '../ledger/ledger.ts';
@@ -266,7 +267,7 @@ export class GenerationService {
           private_delivery: options.privateDelivery,
           agent_run_id: options.agentRunId,
           batch_id: input.batchId ?? null,
-          deadline_at: new Date(Date.now() + config.jobs.maxLifetimeSeconds * 1000),
+          deadline_at: new Date(Date.now() + jobLifetimeSeconds(config, mode, parsed.request) * 1000),
         });
         await mode.onAccepted?.(tx, parsed.request, { id: jobId, accountId: caller.accountId });
         // Nobody can be subscribed to a job that does not exist yet, so this event needs no notification.

@@ -3,6 +3,7 @@ import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Executor } from '../db/database.ts';
+import { LONGEST_JOB_LIFETIME_SECONDS } from './job-lifetime.ts';
 
 export const QUEUES = {
   generation: 'generation',
@@ -65,8 +66,8 @@ export class JobQueue {
       retryDelay: jobs.retryDelaySeconds,
       retryBackoff: true,
       // Crashed attempts are found by the job's own heartbeat lease (see worker.ts); the queue's expiry is only
-      // a backstop past the job's lifetime, so a long render is never handed to a second worker.
-      expireInSeconds: jobs.maxLifetimeSeconds + 60,
+      // a backstop past the longest lifetime a job can have, so a long job is never handed to a second worker.
+      expireInSeconds: Math.max(jobs.maxLifetimeSeconds, LONGEST_JOB_LIFETIME_SECONDS) + 60,
       deadLetter: QUEUES.generationDead,
     });
     await declare(QUEUES.webhook, {

@@ -128,6 +128,11 @@ export interface ModeDefinition<R = any> {
    * that must exist exactly when the job does. Throws ApiError to refuse; everything is then rolled back.
    */
   onAccepted?(tx: Tx, request: R, job: { id: string; accountId: string }): Promise<void>;
+  /**
+   * Seconds this request may run when that is longer than JOB_MAX_LIFETIME_SECONDS (e.g. a long source to
+   * transcribe); capped by the platform (jobs/job-lifetime.ts).
+   */
+  lifetimeSeconds?(request: R): number;
   price(request: R): Price;
   estimate(request: R): RequestEstimate;
   /** Event types of the completion callback; video.completed / video.failed / video.cancelled by default. */

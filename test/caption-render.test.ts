@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createReadStream, existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { probeMedia } from '../src/media/ffmpeg/probe.ts';
 import { productModes } from '../src/modes/index.ts';
+import { downloadTo, frameRgb } from './support/media-files.ts';
 import { startTestService, waitForJob, type TestService } from './support/test-service.ts';
 
 // POST /captions/render end to end: a video with speech is transcribed, then the transcript is burned into
@@ -78,30 +79,10 @@ async function balance(): Promise<number> {
   return (await service.call('GET', '/api/v1/usage')).body.data.balance_usd_cents;
 }
 
-async function download(url: string, name: string): Promise<string> {
-  const response = await fetch(url);
-  assert.equal(response.status, 200, url);
-  const path = join(dir, name);
-  await writeFile(path, Buffer.from(await response.arrayBuffer()));
-  return path;
-}
+const download = (url: string, name: string) => downloadTo(url, join(dir, name));
 
 async function frame(video: string, seconds: number): Promise<Buffer> {
-  const out = join(dir, `frame-${Math.random()}.rgb`);
-  await ffmpeg(
-    '-ss',
-    String(seconds),
-    '-i',
-    video,
-    '-frames:v',
-    '1',
-    '-f',
-    'rawvideo',
-    '-pix_fmt',
-    'rgb24',
-    out,
-  );
-  const rgb = await readFile(out);
+  const rgb = await frameRgb(video, seconds);
   assert.equal(rgb.length, W * H * 3);
   return rgb;
 }

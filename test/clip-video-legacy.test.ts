@@ -10,6 +10,7 @@ import { probeMedia } from '../src/media/ffmpeg/probe.ts';
 import { createRecognizer } from '../src/media/speech/create-recognizer.ts';
 import { clipMode } from '../src/modes/clipper/clip-mode.ts';
 import { VideoSiteError } from '../src/providers/video-site/video-site.ts';
+import { downloadTo } from './support/media-files.ts';
 import { FakeVideoSite } from './support/fake-video-site.ts';
 import { makeLongVideo, QUALITY_PASSAGES } from './support/long-video-fixture.ts';
 import { startTestService, waitForJob, type TestService } from './support/test-service.ts';
@@ -109,7 +110,7 @@ void describe('POST /api/clip-video', () => {
     assert.equal(job.artifacts.videoUrls.length, clips.length);
     assert.equal(job.artifacts.source_video.url, `${fileBase}/talk.mp4`);
     const path = join(dir, 'legacy-clip.mp4');
-    await writeFile(path, Buffer.from(await (await fetch(clips[0]!.videoUrl as string)).arrayBuffer()));
+    await downloadTo(clips[0]!.videoUrl as string, path);
     const info = await probeMedia(path);
     assert.ok(info.video && info.audio);
     assert.equal(

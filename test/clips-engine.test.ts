@@ -24,6 +24,7 @@ import {
   type LongVideo,
   type PlacedPassage,
 } from './support/long-video-fixture.ts';
+import { frameRgb } from './support/media-files.ts';
 
 // The clip engine end to end on a narrated two-minute video with known strong and filler passages: which
 // moments it picks, where it cuts, whether captions follow the speech, and what the files are.
@@ -208,7 +209,7 @@ describe('cutClips on a narrated long video', () => {
     }
   });
 
-  test('the crop follows the moving subject; shots without one are fitted over a blur', () => {
+  test('the crop follows the moving subject; shots without one are fitted over a blur', async () => {
     const kinds = new Set<string>();
     for (const clip of result.clips) {
       const passage = passageOf(clip);
@@ -228,19 +229,7 @@ describe('cutClips on a narrated long video', () => {
         );
       }
       // The subject (a yellow square) is on screen, near the middle of the vertical frame.
-      const frame = ffmpeg([
-        '-ss',
-        '5',
-        '-i',
-        clip.path,
-        '-frames:v',
-        '1',
-        '-f',
-        'rawvideo',
-        '-pix_fmt',
-        'rgb24',
-        '-',
-      ]);
+      const frame = await frameRgb(clip.path, 5);
       let count = 0;
       let sumX = 0;
       for (let i = 0; i < frame.length; i += 3) {

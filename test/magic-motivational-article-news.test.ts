@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { probeMedia } from '../src/media/ffmpeg/probe.ts';
 import { listVoices } from '../src/media/voice/voice-catalogue.ts';
 import { productModes } from '../src/modes/index.ts';
+import { downloadTo } from './support/media-files.ts';
 import { startTestService, waitForJob, type TestResponse, type TestService } from './support/test-service.ts';
 
 // The other stock-engine modes end to end: one real 15 s render each (Magic, motivational, article-to-video,
@@ -82,11 +83,7 @@ async function fetchText(url: string): Promise<string> {
 }
 
 async function downloadVideo(url: string, name: string) {
-  const response = await fetch(url);
-  assert.equal(response.status, 200, url);
-  const path = join(dir, name);
-  await writeFile(path, Buffer.from(await response.arrayBuffer()));
-  return probeMedia(path);
+  return probeMedia(await downloadTo(url, join(dir, name)));
 }
 
 const fileLink = (job: any, name: string): string =>

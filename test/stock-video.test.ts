@@ -10,6 +10,7 @@ import { detectBlack, measureLoudness } from '../src/media/ffmpeg/measure.ts';
 import { isFaststart, readTopLevelAtoms } from '../src/media/ffmpeg/mp4-atoms.ts';
 import { probeMedia } from '../src/media/ffmpeg/probe.ts';
 import { productModes } from '../src/modes/index.ts';
+import { downloadTo } from './support/media-files.ts';
 import { startTestService, waitForJob, type TestService } from './support/test-service.ts';
 
 // POST /generate-and-post end to end on the real stock engine: a real MP4 checked the way a person would.
@@ -80,13 +81,7 @@ after(async () => {
 const generate = (body: Record<string, unknown>, key = `stock-${Math.random()}`) =>
   service.call('POST', '/api/v1/generate-and-post', { body, headers: { 'idempotency-key': key } });
 
-async function download(url: string, name: string): Promise<string> {
-  const response = await fetch(url);
-  assert.equal(response.status, 200, url);
-  const path = join(dir, name);
-  await writeFile(path, Buffer.from(await response.arrayBuffer()));
-  return path;
-}
+const download = (url: string, name: string) => downloadTo(url, join(dir, name));
 
 function srtWords(srt: string): { words: string[]; end: number } {
   const words: string[] = [];

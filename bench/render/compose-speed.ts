@@ -22,6 +22,7 @@ import type { WordTiming } from '../../src/media/types.ts';
 import type { ComposeSpec } from '../../src/media/compose/compose-spec.ts';
 import { renderComposition } from '../../src/media/compose/render-composition.ts';
 import { childCpuSeconds } from '../support/cpu-time.ts';
+import { deliveryEncodeArgs } from '../../src/media/ffmpeg/delivery-encode.ts';
 
 const { values } = parseArgs({
   options: {
@@ -96,34 +97,14 @@ const clip = (name: string, source: string) =>
 const still = (name: string, source: string) =>
   runFfmpeg(['-y', '-f', 'lavfi', '-i', source, '-frames:v', '1', src(name)]);
 
-const codec = [
-  '-c:v',
-  'libx264',
-  '-preset',
+const codec = deliveryEncodeArgs({
   preset,
-  '-crf',
-  String(crf),
-  '-profile:v',
-  'high',
-  '-pix_fmt',
-  'yuv420p',
-  '-r',
-  '30',
-  '-g',
-  '60',
-  '-c:a',
-  'aac',
-  '-b:a',
-  '160k',
-  '-ar',
-  '48000',
-  '-ac',
-  '2',
-  '-t',
-  String(seconds),
-  '-movflags',
-  '+faststart',
-];
+  crf,
+  fps: 30,
+  forceFps: true,
+  audioBitrateKbps: 160,
+  durationSec: seconds,
+});
 const bare = (source: string, out: string) =>
   runFfmpeg([
     '-y',

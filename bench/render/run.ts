@@ -19,6 +19,7 @@ import { migrate } from '../../src/platform/db/migrate.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { benchDatabase } from '../support/bench-database.ts';
 import { childCpuSeconds, ownCpuSeconds } from '../support/cpu-time.ts';
+import { deliveryEncodeArgs } from '../../src/media/ffmpeg/delivery-encode.ts';
 
 // bench/render (issue 3 item 12): a 30 s stock video end to end, through the same pipeline as
 // `npm run render` (validation, script, voice, footage, music, captions, one compose, poster), against a
@@ -143,10 +144,14 @@ try {
   const stages = stageDurations(starts, pipelineEnd);
   console.log(`stages: ${stages.map(([s, t]) => `${s} ${fmt(t)} s`).join(', ')}`);
 
-  const codec = (
-    `-c:v libx264 -preset ${encoding.preset} -crf ${encoding.crf} -profile:v high -pix_fmt yuv420p -r 30 -g 60 ` +
-    `-c:a aac -b:a ${encoding.audioKbps}k -ar 48000 -ac 2 -t ${duration} -movflags +faststart`
-  ).split(' ');
+  const codec = deliveryEncodeArgs({
+    preset: encoding.preset,
+    crf: encoding.crf,
+    fps: 30,
+    forceFps: true,
+    audioBitrateKbps: encoding.audioKbps,
+    durationSec: duration,
+  });
   // Baseline: the finished video's own frames and sound, decoded and encoded again with the same settings.
   const baseline = await timed(() =>
     runFfmpeg([

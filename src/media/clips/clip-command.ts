@@ -4,6 +4,7 @@ import { coverFilter } from '../compose/video-graph.ts';
 import { gainFilter, type LoudnessGain, type LoudnessTarget } from '../compose/loudness-plan.ts';
 import { escapeFilterValue, num } from '../ffmpeg/filter-escape.ts';
 import type { CropSegment, ReframePlan } from './reframe.ts';
+import { deliveryEncodeArgs } from '../ffmpeg/delivery-encode.ts';
 
 /** Highest output frame rate: 60 fps sources are halved, which halves the encode. */
 export const MAX_FPS = 30;
@@ -120,30 +121,13 @@ export function buildClipArgs(spec: ClipRenderSpec): string[] {
     '[vout]',
     '-map',
     '[aout]',
-    '-c:v',
-    'libx264',
-    '-preset',
-    spec.preset,
-    '-crf',
-    String(spec.crf),
-    '-profile:v',
-    'high',
-    '-pix_fmt',
-    'yuv420p',
-    '-g',
-    String(Math.round(fps * 2)),
-    '-c:a',
-    'aac',
-    '-b:a',
-    `${spec.audioBitrateKbps}k`,
-    '-ar',
-    '48000',
-    '-ac',
-    '2',
-    '-t',
-    num(spec.durationSec, 3),
-    '-movflags',
-    '+faststart',
+    ...deliveryEncodeArgs({
+      preset: spec.preset,
+      crf: spec.crf,
+      fps,
+      audioBitrateKbps: spec.audioBitrateKbps,
+      durationSec: spec.durationSec,
+    }),
     spec.outputPath,
     '-map',
     '[poster]',

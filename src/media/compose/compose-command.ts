@@ -5,6 +5,7 @@ import { planInputs } from './compose-inputs.ts';
 import { resolveComposeSpec, type ComposeSpec, type ResolvedSpec } from './compose-spec.ts';
 import { gainFilter } from './loudness-plan.ts';
 import { buildVideoGraph } from './video-graph.ts';
+import { deliveryEncodeArgs } from '../ffmpeg/delivery-encode.ts';
 
 export interface FfmpegCommand {
   args: string[];
@@ -54,33 +55,15 @@ export function buildComposeCommand(spec: ComposeSpec): FfmpegCommand {
       `[${video.output}]`,
       '-map',
       '[aout]',
-      '-c:v',
-      'libx264',
-      '-preset',
-      preset,
-      '-crf',
-      String(crf),
-      '-profile:v',
-      'high',
-      '-pix_fmt',
-      'yuv420p',
-      '-r',
-      num(resolved.fps),
-      '-g',
-      String(Math.round(resolved.fps * 2)),
-      ...(threads > 0 ? ['-threads', String(threads)] : []),
-      '-c:a',
-      'aac',
-      '-b:a',
-      `${audioBitrateKbps}k`,
-      '-ar',
-      '48000',
-      '-ac',
-      '2',
-      '-t',
-      num(resolved.durationSec),
-      '-movflags',
-      '+faststart',
+      ...deliveryEncodeArgs({
+        preset,
+        crf,
+        fps: resolved.fps,
+        forceFps: true,
+        threads,
+        audioBitrateKbps,
+        durationSec: resolved.durationSec,
+      }),
       resolved.outputPath,
     ],
   };

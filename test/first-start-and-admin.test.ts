@@ -1,79 +1,35 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { call, freePort } from './support/test-service.ts';
+import {
+  admin as runAdmin,
+  embeddedInstance,
+  oneJsonLine,
+  removeDataDir,
+  startServer as startInstance,
+  type Instance,
+} from './support/embedded-instance.ts';
+import { call } from './support/test-service.ts';
 
 // The embedded default, end to end: `npm start` with no DATABASE_URL initialises PostgreSQL under DATA_DIR,
 // creates the default account and prints its keys once; the admin CLI works with the server up and down.
 
-let dataDir: string;
-let env: NodeJS.ProcessEnv;
+let instance: Instance;
 let baseUrl: string;
 
 before(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'reelsmith-embedded-'));
-  const port = await freePort();
-  env = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    EMBEDDED_PG_PORT: String(await freePort()),
-    LOG_LEVEL: 'warn',
-  };
-  delete env.DATABASE_URL;
-  delete env.TEST_DATABASE_URL;
-  baseUrl = `http://127.0.0.1:${port}`;
+  instance = await embeddedInstance(await mkdtemp(join(tmpdir(), 'reelsmith-embedded-')));
+  baseUrl = instance.baseUrl;
 });
 
 after(async () => {
-  await rm(dataDir, { recursive: true, force: true });
+  await removeDataDir(instance.dataDir);
 });
 
-function startServer(): { child: ChildProcess; output: () => string; ready: Promise<void> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/serve.ts'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const ready = (async () => {
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const health = await fetch(`${baseUrl}/api/v1/health`).catch(() => undefined);
-      if (health?.ok) return;
-      if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`server did not start: ${output}`);
-  })();
-  return { child, output: () => output, ready };
-}
-
-function stopServer(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.once('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
-  });
-}
-
-function admin(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
-    env,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function oneJsonLine(stdout: string): any {
-  const lines = stdout.split('\n').filter(Boolean);
-  assert.equal(lines.length, 1, `expected one line, got: ${stdout}`);
-  return JSON.parse(lines[0]!);
-}
+const startServer = () => startInstance(instance);
+const admin = (...args: string[]) => runAdmin(instance, args);
 
 void describe('first start and the admin CLI (embedded PostgreSQL)', () => {
   void test('first start creates "default" with 1000 cents and prints its keys once; admin works with the server up and down', async () => {
@@ -123,7 +79,7 @@ void describe('first start and the admin CLI (embedded PostgreSQL)', () => {
     assert.equal(refused.status, 401);
     assert.equal(refused.body.error.code, 'AUTH_INVALID_API_KEY');
 
-    assert.equal(await stopServer(server.child), 0);
+    assert.equal(await server.stop(), 0);
 
     // With the server stopped, the CLI starts the embedded database itself.
     const offline = admin('accounts', 'show', '--account', account.account_id);
@@ -137,6 +93,6 @@ void describe('first start and the admin CLI (embedded PostgreSQL)', () => {
     await again.ready;
     assert.doesNotMatch(again.output(), /live key:/);
     assert.equal((await call(baseUrl, live, 'GET', '/api/v1/usage')).body.data.balance_usd_cents, 1000);
-    assert.equal(await stopServer(again.child), 0);
+    assert.equal(await again.stop(), 0);
   });
 });

@@ -16,6 +16,7 @@ import { runFfmpeg } from '../../src/media/ffmpeg/runner.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { openDatabase } from '../../src/platform/db/database.ts';
 import { migrate } from '../../src/platform/db/migrate.ts';
+import { RenderActivity } from '../../src/platform/jobs/render-activity.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { benchDatabase } from '../support/bench-database.ts';
 import { childCpuSeconds, ownCpuSeconds } from '../support/cpu-time.ts';
@@ -90,7 +91,9 @@ try {
   const { mode, warmLibrary } = buildStockMode(config, database, log);
   console.log(`library ${config.libraryDir}: warming (generates what is missing)…`);
   if (!warmLibrary) throw new Error('the stock mode offers no library warm-up');
-  const warm = await timed(() => warmLibrary(new AbortController().signal));
+  // Nothing renders meanwhile: a render activity of its own, which stays idle.
+  const idle = new RenderActivity(join(dir, 'renders'));
+  const warm = await timed(() => warmLibrary(new AbortController().signal, idle));
   console.log(`library warm in ${fmt(warm.timing.wall)} s`);
 
   const encoding = {

@@ -2,7 +2,7 @@
 // transcriptions, and English sentences synthesized one by one with espeak-ng so sentence boundaries are known.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runProcess } from '../../src/media/speech/run-process.ts';
+import { runProcess } from '../../src/media/process/run-process.ts';
 
 export const TESTDATA_DIR = '/usr/share/pocketsphinx/test/data';
 

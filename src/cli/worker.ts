@@ -1,4 +1,5 @@
 import { loadConfig } from '../platform/config.ts';
+import { exitIfDatabaseCannotStart } from './database-start-failure.ts';
 import { createLogger } from '../platform/logger.ts';
 import { startRuntime } from '../platform/runtime.ts';
 import { productModes } from '../modes/index.ts';
@@ -7,7 +8,9 @@ import { productModes } from '../modes/index.ts';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel);
-const runtime = await startRuntime({ config, log, modes: productModes, http: false, worker: true });
+const runtime = await startRuntime({ config, log, modes: productModes, http: false, worker: true }).catch(
+  exitIfDatabaseCannotStart,
+);
 log.info({ concurrency: config.workerConcurrency }, 'worker started');
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -52,6 +52,9 @@ export function productModes(deps: ModeFactoryDeps): ProductSetup {
       captionRenderMode({ renderPreset: config.renderPreset }),
     ],
     catalogs: { voices: () => narrator.catalogue() },
-    background: config.librarySeed === 'background' ? (signal) => library.seedAll(signal) : undefined,
+    background:
+      config.librarySeed === 'background'
+        ? (signal, renders) => library.seedAll(signal, { foreground: renders })
+        : undefined,
   };
 }

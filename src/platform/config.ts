@@ -14,7 +14,7 @@ const envSchema = z.object({
   PUBLIC_BASE_URL: z.url().optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
-  EMBEDDED_PG_PORT: int(54329),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RUN_WORKER: flag.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().positive().optional(),
@@ -29,7 +29,10 @@ const envSchema = z.object({
   METADATA_READS_PER_MINUTE: int(120),
   HEAVY_RENDERS_PER_ACCOUNT: int(5),
   WEBHOOK_TIMEOUT_MS: int(10_000),
-  WEBHOOK_MAX_ATTEMPTS: int(8),
+  WEBHOOK_MAX_ATTEMPTS: int(12),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().default(16),
+  WEBHOOK_DESTINATION_CONCURRENCY: z.coerce.number().int().positive().default(4),
+  WEBHOOK_RETRY_DELAY_SCALE: z.coerce.number().positive().default(1),
   PROGRESS_HISTORY_SECONDS: int(3600),
   REELSMITH_ALLOW_LOOPBACK_URLS: flag,
   LIBRARY_DIR: z.string().optional(),
@@ -70,7 +73,8 @@ export interface Config {
   dataDir: string;
   mediaDir: string;
   databaseUrl: string | undefined;
-  embeddedPgPort: number;
+  /** Unset: a new embedded cluster picks a free port and keeps it; joining processes read it from the cluster. */
+  embeddedPgPort: number | undefined;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   runWorker: boolean;
   workerConcurrency: number;
@@ -88,7 +92,17 @@ export interface Config {
     metadataReadsPerMinute: number;
     heavyRendersPerAccount: number;
   };
-  webhooks: { timeoutMs: number; maxAttempts: number };
+  webhooks: {
+    timeoutMs: number;
+    /** Attempts per delivery along the retry schedule (webhooks/retry-schedule.ts). */
+    maxAttempts: number;
+    /** Deliveries one process sends at once. */
+    concurrency: number;
+    /** Attempts in flight per destination (URL origin) across every process. */
+    destinationConcurrency: number;
+    /** Multiplies the retry schedule's delays; below 1 only to run the schedule in tests. */
+    retryDelayScale: number;
+  };
   progressHistorySeconds: number;
   allowLoopbackUrls: boolean;
   /** Generated and uploaded stock footage and music beds. */
@@ -143,7 +157,13 @@ export function loadConfig(env: Env = process.env): Config {
       metadataReadsPerMinute: e.METADATA_READS_PER_MINUTE,
       heavyRendersPerAccount: e.HEAVY_RENDERS_PER_ACCOUNT,
     },
-    webhooks: { timeoutMs: e.WEBHOOK_TIMEOUT_MS, maxAttempts: e.WEBHOOK_MAX_ATTEMPTS },
+    webhooks: {
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
+      concurrency: e.WEBHOOK_CONCURRENCY,
+      destinationConcurrency: e.WEBHOOK_DESTINATION_CONCURRENCY,
+      retryDelayScale: e.WEBHOOK_RETRY_DELAY_SCALE,
+    },
     progressHistorySeconds: e.PROGRESS_HISTORY_SECONDS,
     allowLoopbackUrls: e.REELSMITH_ALLOW_LOOPBACK_URLS,
     libraryDir: resolve(e.LIBRARY_DIR ?? resolve(dataDir, 'library')),
@@ -164,3 +184,6 @@ export function loadConfig(env: Env = process.env): Config {
       : undefined,
   };
 }
+
+/** Every environment variable the service reads (README's configuration table documents each one). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);

@@ -94,6 +94,52 @@ export const errors = {
     ),
   privateDeliveryUnavailable: (route: string) =>
     new ApiError(422, 'PRIVATE_DELIVERY_UNAVAILABLE', `Private delivery is not available on ${route}.`),
+  bodyNotUtf8: () =>
+    new ApiError(
+      400,
+      'INPUT_INVALID',
+      'The request body is not valid UTF-8. Send the JSON encoded as UTF-8.',
+    ),
+  bodyNotJson: (reason: string) =>
+    new ApiError(
+      400,
+      'INPUT_INVALID',
+      `The request body is not valid JSON (${reason}). Send one JSON object.`,
+    ),
+  bodyEmpty: () =>
+    new ApiError(
+      400,
+      'INPUT_INVALID',
+      'The body is empty; send a JSON object, or omit Content-Type: application/json.',
+    ),
+  bodyTooDeep: (maxDepth: number, field: string) =>
+    new ApiError(
+      400,
+      'INPUT_INVALID',
+      `The request body nests objects and arrays deeper than ${maxDepth} levels (at ${field}). Send a flatter body.`,
+      { details: { fields: [{ field, message: `nests deeper than ${maxDepth} levels` }] } },
+    ),
+  bodyTooManyValues: (maxValues: number) =>
+    new ApiError(
+      413,
+      'PAYLOAD_TOO_LARGE',
+      `The request body holds more than ${maxValues} JSON values. Send fewer items per request.`,
+    ),
+  /** Text PostgreSQL cannot store (NUL) or that is not Unicode (a lone surrogate), named by where it was sent. */
+  textNotStorable: (field: string, problem: string) =>
+    new ApiError(400, 'INPUT_INVALID', `Invalid request: ${field} ${problem}.`, {
+      details: { fields: [{ field, message: problem }] },
+    }),
+  forbiddenField: (field: string) =>
+    new ApiError(400, 'INPUT_INVALID', `Invalid request: ${field} is not an allowed field name.`, {
+      details: { fields: [{ field, message: 'is not an allowed field name' }] },
+    }),
+  badUrl: () =>
+    new ApiError(
+      400,
+      'INPUT_INVALID',
+      'The request path is not a valid URL: percent-escapes must encode UTF-8 text.',
+    ),
   payloadTooLarge: (limitBytes: number) =>
     new ApiError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than the ${limitBytes}-byte limit.`),
   rateLimited: (retryAfterSeconds: number, what: string) =>

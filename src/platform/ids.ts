@@ -21,6 +21,7 @@ export const newId = {
   sandboxJob: () => `sandbox_job_${randomToken(20)}`,
   video: () => `vid_${randomToken(20)}`,
   event: () => `evt_${randomToken(20)}`,
+  webhookDelivery: () => `whd_${randomToken(20)}`,
   request: () => `req_${randomToken(20)}`,
   batch: () => `batch_${randomToken(16)}`,
 };

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from '../server/app.ts';
@@ -16,8 +17,10 @@ import { KEYS_CHANGED_CHANNEL } from './accounts/accounts.ts';
 import { KeyAuthenticator } from './accounts/key-authenticator.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { GenerationWorker } from './jobs/worker.ts';
+import { RenderActivity } from './jobs/render-activity.ts';
 import { RateLimiter } from './limits/rate-limiter.ts';
 import { ModeRegistry, type ModeDefinition } from './modes/mode.ts';
+import type { PriceBook } from './pricing/price-table.ts';
 import { UrlGuard } from './net/url-guard.ts';
 import { Metrics } from './observability/metrics.ts';
 import { serverSecret } from './settings.ts';
@@ -36,7 +39,8 @@ export interface ProductSetup {
   modes: ModeDefinition[];
   /** Extra sections of GET /capabilities (e.g. the voice catalogue), computed when asked. */
   catalogs?: Record<string, () => unknown>;
-  background?: (signal: AbortSignal) => Promise<void>;
+  /** Work nobody waits for: it waits while `renders` has a render running, so renders come first. */
+  background?: (signal: AbortSignal, renders: RenderActivity) => Promise<void>;
 }
 
 export interface RuntimeOptions {
@@ -44,6 +48,8 @@ export interface RuntimeOptions {
   log: Logger;
   /** The modes to serve, or a factory that also returns work to run beside the worker (stopped with it). */
   modes: ModeDefinition[] | ((deps: ModeFactoryDeps) => ProductSetup);
+  /** The price table modes are checked against; the product's unless tests mount modes of their own. */
+  prices?: PriceBook;
   http: boolean;
   worker: boolean;
 }
@@ -92,7 +98,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const modeDeps: ModeFactoryDeps = { config, db, log };
   const setup: ProductSetup =
     typeof options.modes === 'function' ? options.modes(modeDeps) : { modes: options.modes };
-  const registry = new ModeRegistry(setup.modes);
+  const registry = new ModeRegistry(setup.modes, options.prices);
   const lifecycle = new JobLifecycle({ db, queue, store, registry, log });
   const idempotency = new Idempotency(database.ephemeral);
   const generation = new GenerationService({
@@ -128,6 +134,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   let worker: GenerationWorker | undefined;
   let webhooks: WebhookSender | undefined;
+  // Shared through marker files by every worker process of this data directory.
+  const renders = new RenderActivity(join(config.dataDir, 'run', 'renders'));
   if (options.worker) {
     worker = new GenerationWorker({
       config,
@@ -139,6 +147,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       notifications,
       urlGuard,
       log,
+      renders,
     });
     await worker.start();
     const swept = await sweepStaleStaging(config, STALE_STAGING_MS);
@@ -149,7 +158,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const background = new AbortController();
   const backgroundWork =
     options.worker && setup.background
-      ? setup.background(background.signal).catch((error: unknown) => {
+      ? setup.background(background.signal, renders).catch((error: unknown) => {
           if (!background.signal.aborted) log.error({ err: error }, 'background work failed');
         })
       : Promise.resolve();

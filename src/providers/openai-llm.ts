@@ -421,7 +421,6 @@ export class OpenAiLlmWriter implements ScriptWriter {
       brand: input.brand,
       contentPurpose: purpose,
       platforms: input.platforms,
-      durationSec: budget.durationSec,
     });
     const hashtags = cleanHashtags(answer.hashtags, fallback.hashtags);
     const sentences = splitSentences(script);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import { MAX_SPEED, MIN_SPEED } from '../media/voice/espeak-args.ts';
 import { NARRATION_SAMPLE_RATE, toWavArgs } from '../media/voice/ffmpeg-args.ts';
-import { runProcess } from '../media/voice/process-runner.ts';
+import { runProcess } from '../media/process/run-process.ts';
 import type { SynthesizedSpeech } from '../media/voice/synthesize.ts';
 import { timeRecordedSpeech } from '../media/voice/time-recorded-speech.ts';
 import { resolveVoice, VoiceUnavailableError } from '../media/voice/voice-catalogue.ts';

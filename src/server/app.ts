@@ -3,6 +3,7 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
+  type FastifyReply,
 } from 'fastify';
 import websocket from '@fastify/websocket';
 import { errorBody } from '../platform/envelope.ts';
@@ -10,7 +11,10 @@ import { ApiError, errors } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import type { AppContext } from './app-context.ts';
 import './http-types.ts';
+import { registerJsonBodyParser } from './json-body.ts';
 import { registerRoutes } from './routes/index.ts';
+import { assertStorableFields } from './storable-text.ts';
+import { drainUnreadBody } from './unread-body.ts';
 
 function readApiKey(headers: Record<string, string | string[] | undefined>): string | undefined {
   const auth = headers.authorization;
@@ -31,12 +35,7 @@ function toApiError(error: FastifyError | Error, bodyLimit: number): ApiError {
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return errors.inputInvalid('Send the body as JSON with "Content-Type: application/json".');
   }
-  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-    return errors.inputInvalid(
-      'The body is empty; send a JSON object, or omit Content-Type: application/json.',
-    );
-  }
-  if (status === 400) return errors.inputInvalid(`The request body is not valid JSON: ${error.message}`);
+  if (status === 400) return errors.inputInvalid(`The request could not be read: ${error.message}`);
   if (status !== undefined && status >= 400 && status < 500)
     return new ApiError(status, 'INPUT_INVALID', error.message);
   return errors.internal();
@@ -55,12 +54,33 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // One log line per request is written by the onResponse hook below, without headers or query strings.
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     trustProxy: false,
+    // A path whose percent-escapes are not UTF-8 is refused by the router before any hook runs.
+    frameworkErrors: (error, request, reply: FastifyReply) => {
+      const apiError =
+        error.code === 'FST_ERR_BAD_URL' ? errors.badUrl() : toApiError(error, ctx.config.bodyLimitBytes);
+      void reply
+        .status(apiError.status)
+        .header('x-request-id', request.id)
+        .send(errorBody(apiError, { request_id: request.id }));
+    },
   });
+  registerJsonBodyParser(app);
   await app.register(websocket);
   app.decorateRequest('caller', undefined);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+
+  // Body text is checked by the JSON parser; path parameters and query values here, before any handler.
+  app.addHook('preValidation', async (request) => {
+    assertStorableFields(request.params);
+    assertStorableFields(request.query);
+  });
+
+  // An answer to a request whose body was never read waits until the client has sent it (unread-body.ts).
+  app.addHook('onSend', async (request) => {
+    await drainUnreadBody(request.raw);
   });
 
   app.addHook('onResponse', async (request, reply) => {

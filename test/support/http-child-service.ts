@@ -1,16 +1,18 @@
 import { loadConfig } from '../../src/platform/config.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { startRuntime } from '../../src/platform/runtime.ts';
-import { testMode } from './test-mode.ts';
+import { testMode, testPriceBook } from './test-mode.ts';
 
 // A second API process serving the test mode, configured only by its environment (like `npm start`).
 // Tests spawn it to share a database with the in-process service, or to read the real stdout of a process.
 
 const config = loadConfig();
+const modes = [testMode()];
 const runtime = await startRuntime({
   config,
   log: createLogger(config.logLevel),
-  modes: [testMode()],
+  modes,
+  prices: testPriceBook(modes),
   http: true,
   worker: config.runWorker,
 });

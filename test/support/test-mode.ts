@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { errors, JobFailure } from '../../src/platform/errors.ts';
 import type { ModeDefinition } from '../../src/platform/modes/mode.ts';
+import { PRICE_TABLE, type PriceBook } from '../../src/platform/pricing/price-table.ts';
 
 // A mode that exists only in tests: its body says how its job should end, so tests can drive every outcome
 // of the platform (success, failure, retries, crashes, slowness) without rendering real videos.
@@ -120,4 +121,14 @@ export function testMode(overrides: Partial<ModeDefinition<TestRequest>> = {}): 
     },
     ...overrides,
   };
+}
+
+/** The product's price table plus a $0.60 entry for each test-only mode, so the registry accepts them. */
+export function testPriceBook(modes: ModeDefinition[]): PriceBook {
+  const testEntries = modes
+    .filter((mode) => !Object.hasOwn(PRICE_TABLE, mode.name))
+    .map(
+      (mode) => [mode.name, { usdCents: 60, unit: 'job', engine: 'test', notes: 'Test-only mode.' }] as const,
+    );
+  return { ...PRICE_TABLE, ...Object.fromEntries(testEntries) };
 }

@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/platform/config.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { startRuntime, type Runtime, type RuntimeOptions } from '../../src/platform/runtime.ts';
 import { createTestDatabase } from './test-database.ts';
-import { testMode } from './test-mode.ts';
+import { testMode, testPriceBook } from './test-mode.ts';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -76,10 +76,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...options.env,
   };
   const config = loadConfig(env);
+  const modes = options.modes ?? [testMode()];
   const runtime = await startRuntime({
     config,
     log: createLogger(config.logLevel),
-    modes: options.modes ?? [testMode()],
+    modes,
+    ...(Array.isArray(modes) ? { prices: testPriceBook(modes) } : {}),
     http: options.http ?? true,
     worker: options.worker ?? true,
   });

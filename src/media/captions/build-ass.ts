@@ -3,11 +3,9 @@ import type { WordTiming } from '../types.ts';
 import { assColor, assInlineColor } from './ass-color.ts';
 import type { CaptionStyle } from './caption-style.ts';
 import { chunkWords, isLongPause } from './chunk-words.ts';
-import { platformSafeZone, type FrameSize } from './safe-zone.ts';
+import { frameScale, platformSafeZone, type FrameSize } from './safe-zone.ts';
 
-/** Reference width the style's pixel sizes are written for. */
-const STYLE_WIDTH = 1080;
-/** Gap between the caption block and the safe-zone edge, px on a 1920-high frame. */
+/** Gap between the caption block and the safe-zone edge, px at the reference scale (1080×1920). */
 const EDGE_GAP = { bottom: 20, top: 60 } as const;
 /** Duration of the `pop` scale-in, ms, and its starting scale, %. */
 export const POP_MS = 120;
@@ -20,7 +18,7 @@ export const EMPHASIS_PERCENT = 120;
 const STYLE_NAME = 'Caption';
 /** Second style of `word-box` captions: only the box behind the spoken word, drawn under the text. */
 const BOX_STYLE_NAME = 'CaptionBox';
-/** Margin of the `word-box` box around the word, px on a 1080-wide frame. */
+/** Margin of the `word-box` box around the word, px at the reference scale (1080×1920). */
 export const WORD_BOX_PADDING = 14;
 const STYLE_FORMAT =
   'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, ' +
@@ -64,19 +62,19 @@ export function escapeAssText(text: string): string {
 /** Alignment (numpad layout) and vertical margin for the style's position. */
 function placement(style: CaptionStyle, frame: FrameSize): { alignment: number; marginV: number } {
   const safe = platformSafeZone(frame);
-  const sy = frame.height / 1920;
+  const scale = frameScale(frame);
   switch (style.position) {
     case 'lower_third':
-      return { alignment: 2, marginV: safe.bottom + Math.round(EDGE_GAP.bottom * sy) };
+      return { alignment: 2, marginV: safe.bottom + Math.round(EDGE_GAP.bottom * scale) };
     case 'top':
-      return { alignment: 8, marginV: safe.top + Math.round(EDGE_GAP.top * sy) };
+      return { alignment: 8, marginV: safe.top + Math.round(EDGE_GAP.top * scale) };
     case 'center':
       return { alignment: 5, marginV: 0 };
   }
 }
 
 function styleLine(style: CaptionStyle, frame: FrameSize, name: string = STYLE_NAME): string {
-  const scale = frame.width / STYLE_WIDTH;
+  const scale = frameScale(frame);
   const safe = platformSafeZone(frame);
   const { alignment, marginV } = placement(style, frame);
   // Karaoke fills from SecondaryColour to PrimaryColour, so the highlight is the primary colour there.
@@ -135,7 +133,7 @@ function wordBoxStyle(style: CaptionStyle): CaptionStyle {
 function leadingTags(style: CaptionStyle, frame: FrameSize): string {
   const tags: string[] = [];
   if (style.blur !== undefined && style.blur > 0)
-    tags.push(`\\blur${round2(style.blur * (frame.width / STYLE_WIDTH))}`);
+    tags.push(`\\blur${round2(style.blur * frameScale(frame))}`);
   if (style.animation === 'fade') tags.push(`\\fad(${FADE_MS},0)`);
   return tags.length > 0 ? `{${tags.join('')}}` : '';
 }

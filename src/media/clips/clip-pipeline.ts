@@ -5,10 +5,10 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FfmpegError } from '../ffmpeg/runner.ts';
 import { probeMedia, type MediaInfo } from '../ffmpeg/probe.ts';
 import { findMoments, type Moment } from '../moments/find-moments.ts';
 import type { LoudnessBlock } from '../moments/loudness-track.ts';
+import { ProcessError } from '../process/run-process.ts';
 import { baseLanguage, type SpeechRecognizer, type Transcript } from '../speech/recognizer.ts';
 import { clipBounds } from './clip-bounds.ts';
 import { ClipSourceError } from './clip-errors.ts';
@@ -139,7 +139,7 @@ async function probeSource(sourcePath: string, signal?: AbortSignal): Promise<Me
   try {
     return await probeMedia(sourcePath, { signal });
   } catch (error) {
-    if (error instanceof FfmpegError && error.reason === 'exit') {
+    if (error instanceof ProcessError && error.reason === 'exit') {
       throw new ClipSourceError('UNREADABLE_SOURCE', 'The source file is not a video ffprobe can read.');
     }
     throw error;

@@ -39,7 +39,7 @@ export interface ComposeCaptions {
 
 export interface ComposeLogo {
   path: string;
-  /** Logo width as a fraction of the frame width. */
+  /** Logo width as a fraction of the frame's shorter side. */
   widthFraction?: number;
   /** Distance from the right edge and from the caption area, px. */
   margin?: number;
@@ -194,7 +194,7 @@ export function resolveComposeSpec(spec: ComposeSpec): ResolvedSpec {
   if (spec.logo) {
     const widthFraction = spec.logo.widthFraction ?? 0.18;
     check(widthFraction > 0 && widthFraction <= 1, 'logo.widthFraction must be within (0, 1]');
-    const margin = spec.logo.margin ?? Math.round(width * 0.04);
+    const margin = spec.logo.margin ?? Math.round(Math.min(width, height) * 0.04);
     check(margin >= 0, 'logo.margin must be >= 0');
     logo = { path: spec.logo.path, widthFraction, margin };
   }

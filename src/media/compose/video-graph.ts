@@ -1,13 +1,13 @@
 // Video half of the composition filter graph: scenes → cover-crop → concat → captions → logo → text → bar.
-import { platformSafeZone } from '../captions/safe-zone.ts';
+import { frameScale, platformSafeZone } from '../captions/safe-zone.ts';
 import { escapeFilterValue, ffmpegColor, num } from '../ffmpeg/filter-escape.ts';
 import type { InputPlan } from './compose-inputs.ts';
 import type { ResolvedScene, ResolvedSpec } from './compose-spec.ts';
 
-/** Height reserved above the bottom UI for up to two caption lines, px on a 1920-high frame. */
+/** Height reserved above the bottom UI for up to two caption lines, px at the reference scale (1080×1920). */
 const CAPTION_BAND_PX = 240;
-/** Watermark text height as a fraction of the frame height, and its opacity. */
-const WATERMARK_SIZE = 0.018;
+/** Watermark text height, px at the reference scale, and its opacity. */
+const WATERMARK_PX = 35;
 const WATERMARK_OPACITY = 0.6;
 
 export interface GraphPart {
@@ -52,7 +52,7 @@ export function sceneFilter(scene: ResolvedScene, input: number, spec: ResolvedS
 /** Distance from the bottom edge to the logo's bottom: bottom UI, caption band, margin. */
 export function logoBottomOffset(spec: ResolvedSpec, margin: number): number {
   const safe = platformSafeZone(spec);
-  return safe.bottom + Math.round((CAPTION_BAND_PX * spec.height) / 1920) + margin;
+  return safe.bottom + Math.round(CAPTION_BAND_PX * frameScale(spec)) + margin;
 }
 
 export function buildVideoGraph(spec: ResolvedSpec, inputs: InputPlan): GraphPart {
@@ -78,7 +78,7 @@ export function buildVideoGraph(spec: ResolvedSpec, inputs: InputPlan): GraphPar
   }
 
   if (spec.logo && inputs.logo !== null) {
-    const logoWidth = 2 * Math.round((spec.width * spec.logo.widthFraction) / 2);
+    const logoWidth = 2 * Math.round((Math.min(spec.width, spec.height) * spec.logo.widthFraction) / 2);
     const bottom = logoBottomOffset(spec, spec.logo.margin);
     filters.push(`[${inputs.logo}:v]scale=${logoWidth}:-2,format=yuva420p[logo]`);
     filters.push(`[${current}][logo]overlay=x=W-w-${spec.logo.margin}:y=H-h-${bottom}:eval=init[vlogo]`);
@@ -87,7 +87,7 @@ export function buildVideoGraph(spec: ResolvedSpec, inputs: InputPlan): GraphPar
 
   if (spec.watermark) {
     const safe = platformSafeZone(spec);
-    const size = Math.max(8, Math.round(spec.height * WATERMARK_SIZE));
+    const size = Math.max(8, Math.round(WATERMARK_PX * frameScale(spec)));
     const border = Math.max(1, Math.round(size / 12));
     filters.push(
       `[${current}]drawtext=fontfile=${escapeFilterValue(spec.watermark.fontFile)}` +

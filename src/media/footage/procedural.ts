@@ -6,6 +6,7 @@ import { rename, rm } from 'node:fs/promises';
 import { familyGraph, type FootageFamily, type FootageLook } from './family-graphs.ts';
 import type { Niche } from './niches.ts';
 import { runFfmpeg } from '../ffmpeg/runner.ts';
+import type { ProcessPriority } from '../process/lower-priority.ts';
 
 export type { FootageFamily, FootageLook, GeometricPattern } from './family-graphs.ts';
 export { seedFootageRecipes } from './footage-recipes.ts';
@@ -88,18 +89,17 @@ export function buildClipArgs(recipe: FootageRecipe, outPath: string, options: C
 export async function generateClip(
   recipe: FootageRecipe,
   outPath: string,
-  options: ClipOptions & { signal?: AbortSignal } = {},
+  options: ClipOptions & { signal?: AbortSignal; priority?: ProcessPriority } = {},
 ): Promise<void> {
   // Unique per call: two processes making the same clip must not share (and delete) one partial file.
   const partial = `${outPath}.${process.pid}-${randomUUID()}.part.mp4`;
   try {
-    await runFfmpeg(buildClipArgs(recipe, partial, options), { signal: options.signal }).catch(
-      (error: unknown) => {
-        // An abort surfaces as the caller's own abort reason, not as an ffmpeg failure.
-        options.signal?.throwIfAborted();
-        throw error;
-      },
-    );
+    const run = { signal: options.signal, priority: options.priority };
+    await runFfmpeg(buildClipArgs(recipe, partial, options), run).catch((error: unknown) => {
+      // An abort surfaces as the caller's own abort reason, not as an ffmpeg failure.
+      options.signal?.throwIfAborted();
+      throw error;
+    });
     await rename(partial, outPath);
   } finally {
     await rm(partial, { force: true });

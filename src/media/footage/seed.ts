@@ -14,6 +14,7 @@ import {
   type FootageRecipe,
 } from './procedural.ts';
 import { probeMedia } from '../ffmpeg/probe.ts';
+import type { ProcessPriority } from '../process/lower-priority.ts';
 
 export interface SeededClip {
   id: string;
@@ -43,16 +44,18 @@ export interface SeedOptions {
   onProgress?: (progress: SeedProgress) => void;
   /** The recipes to seed; the full catalogue by default. */
   recipes?: FootageRecipe[];
+  /** Of every ffmpeg and ffprobe run ('background' for work nobody waits for). */
+  priority?: ProcessPriority;
 }
 
 /** Probes a clip and returns its duration if it is a complete rendering of the recipe. */
 async function completeClipDuration(
   path: string,
   recipe: FootageRecipe,
-  signal?: AbortSignal,
+  { signal, priority }: SeedOptions,
 ): Promise<number | undefined> {
   try {
-    const info = await probeMedia(path, { signal });
+    const info = await probeMedia(path, { signal, priority });
     const v = info.video;
     const whole =
       v && v.width === CLIP_WIDTH && v.height === CLIP_HEIGHT && Math.abs(v.fps - CLIP_FPS) < 0.01;
@@ -95,11 +98,11 @@ async function seedOne(
   const started = Date.now();
   const path = join(dir, `${recipe.id}.mp4`);
   let status: SeedProgress['status'] = 'existing';
-  let durationSec = await completeClipDuration(path, recipe, options.signal);
+  let durationSec = await completeClipDuration(path, recipe, options);
   if (durationSec === undefined) {
-    await generateClip(recipe, path, { signal: options.signal });
+    await generateClip(recipe, path, { signal: options.signal, priority: options.priority });
     status = 'generated';
-    durationSec = await completeClipDuration(path, recipe, options.signal);
+    durationSec = await completeClipDuration(path, recipe, options);
     if (durationSec === undefined) throw new Error(`generated clip ${recipe.id} does not match its recipe`);
   }
   const clip: SeededClip = {

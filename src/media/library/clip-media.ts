@@ -1,7 +1,7 @@
 // Whether a file an operator sent is footage the stock engine can cut: ffprobe must find a moving picture.
 
-import { FfmpegError } from '../ffmpeg/runner.ts';
 import { probeMedia, type MediaInfo } from '../ffmpeg/probe.ts';
+import { ProcessError } from '../process/run-process.ts';
 
 export const MIN_CLIP_SEC = 1;
 export const MIN_CLIP_SIDE_PX = 144;
@@ -43,7 +43,7 @@ export async function inspectClip(path: string, signal?: AbortSignal): Promise<C
   try {
     info = await probeMedia(path, { signal, timeoutMs: 30_000 });
   } catch (error) {
-    if (error instanceof FfmpegError && error.reason === 'exit') {
+    if (error instanceof ProcessError && error.reason === 'exit') {
       return { ok: false, problem: 'is not a media file ffprobe can read' };
     }
     throw error;

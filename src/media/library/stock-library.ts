@@ -8,8 +8,9 @@ import { seedFootageRecipes, type FootageRecipe } from '../footage/procedural.ts
 import { seedLibrary, type SeededClip } from '../footage/seed.ts';
 import type { LibraryClip } from '../footage/select.ts';
 import { pickMusic } from '../music/folders.ts';
-import { seedMusicRecipes } from '../music/beds.ts';
+import { seedMusicRecipes, type MusicBedRecipe } from '../music/beds.ts';
 import { seedMusicLibrary } from '../music/seed.ts';
+import type { ProcessPriority } from '../process/lower-priority.ts';
 import {
   importProviderFootage,
   providerQueries,
@@ -40,13 +41,41 @@ export interface ProviderFootageRequest {
   signal?: AbortSignal;
 }
 
+/** The generated clips and beds a library makes. */
+export interface GeneratedCatalogue {
+  footage: FootageRecipe[];
+  music: MusicBedRecipe[];
+}
+
+/** Renders running on the machine, which background generation steps aside for. */
+export interface Foreground {
+  /** Resolves once no render runs; rejects when `signal` aborts. */
+  idle(signal: AbortSignal): Promise<void>;
+}
+
+export interface SeedAllOptions {
+  /** Waited for before each item: no new item starts while a render runs. */
+  foreground?: Foreground;
+  /** After each item of the catalogue, made or found complete (1-based `index`). */
+  onProgress?: (progress: { id: string; index: number; total: number }) => void;
+}
+
+/** One item being made in this process. */
+interface Making {
+  priority: ProcessPriority;
+  controller: AbortController;
+  /** Settles (never rejects) once the item is no longer being made. */
+  done: Promise<void>;
+}
+
 /**
  * The footage and music a render draws on. Generated clips and beds are made on first need (only the ones a
  * render asks for) or all at once in the background, and generated clips are registered in stock_clips next
- * to the footage operators upload. Generation is serialized per process so no file is made twice at once.
+ * to the footage operators upload. No item is made twice at once in a process, and a render that needs an
+ * item the background is making takes it over at normal priority.
  */
 export class StockLibrary {
-  private chain: Promise<unknown> = Promise.resolve();
+  private readonly making = new Map<string, Making>();
   private readonly askedAt = new Map<string, number>();
 
   constructor(
@@ -55,6 +84,10 @@ export class StockLibrary {
     private readonly log: Logger,
     /** A stock-footage provider (e.g. Pexels), when one is configured. */
     private readonly provider?: FootageProvider,
+    private readonly catalogue: GeneratedCatalogue = {
+      footage: seedFootageRecipes(),
+      music: seedMusicRecipes(),
+    },
   ) {}
 
   private get footageDir(): string {
@@ -65,10 +98,62 @@ export class StockLibrary {
     return join(this.dir, 'music');
   }
 
-  private serialized<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.chain.then(task, task);
-    this.chain = run.catch(() => undefined);
-    return run;
+  /**
+   * Runs `make` for the item `key` once no other call is making it. A render ('normal') that finds the
+   * background making the item stops that and makes it itself, so it never waits on the lowest priority;
+   * a background call stopped so answers undefined (the render makes the item).
+   */
+  private async exclusive<T>(
+    key: string,
+    priority: ProcessPriority,
+    make: (signal: AbortSignal) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T | undefined> {
+    for (let current = this.making.get(key); current; current = this.making.get(key)) {
+      if (priority === 'normal' && current.priority === 'background') current.controller.abort();
+      await current.done;
+    }
+    signal?.throwIfAborted();
+    const controller = new AbortController();
+    const run = make(signal ? AbortSignal.any([signal, controller.signal]) : controller.signal);
+    const entry: Making = {
+      priority,
+      controller,
+      done: run.then(
+        () => this.release(key, entry),
+        () => this.release(key, entry),
+      ),
+    };
+    this.making.set(key, entry);
+    try {
+      return await run;
+    } catch (error) {
+      if (controller.signal.aborted && !signal?.aborted) return undefined;
+      throw error;
+    }
+  }
+
+  private release(key: string, entry: Making): void {
+    if (this.making.get(key) === entry) this.making.delete(key);
+  }
+
+  private makeClip(recipe: FootageRecipe, priority: ProcessPriority, signal?: AbortSignal): Promise<void> {
+    return this.exclusive(
+      `footage:${recipe.id}`,
+      priority,
+      async (s) =>
+        this.register(await seedLibrary(this.footageDir, { recipes: [recipe], signal: s, priority })),
+      signal,
+    );
+  }
+
+  private makeBed(recipe: MusicBedRecipe, priority: ProcessPriority, signal?: AbortSignal) {
+    return this.exclusive(
+      `music:${recipe.id}`,
+      priority,
+      (s) => seedMusicLibrary(this.musicDir, { recipes: [recipe], signal: s, priority }),
+      signal,
+    );
   }
 
   private async register(clips: SeededClip[]): Promise<void> {
@@ -105,8 +190,7 @@ export class StockLibrary {
   /** Makes sure a few generated clips of the niche's neighbourhood exist, generating only what is missing. */
   async ensureFootage(niche: Niche, signal?: AbortSignal): Promise<void> {
     const chain = closestNiches(niche);
-    const recipes = seedFootageRecipes();
-    const ranked = recipes
+    const ranked = this.catalogue.footage
       .map((recipe) => ({
         recipe,
         rank: Math.min(...recipe.niches.map((n) => chain.indexOf(n)).filter((i) => i >= 0), Infinity),
@@ -123,10 +207,7 @@ export class StockLibrary {
       .execute();
     const have = new Set(ready.map((r) => r.id));
     const missing = wanted.filter((r) => !have.has(r.id));
-    if (missing.length === 0) return;
-    await this.serialized(async () =>
-      this.register(await seedLibrary(this.footageDir, { recipes: missing, signal })),
-    );
+    for (const recipe of missing) await this.makeClip(recipe, 'normal', signal);
   }
 
   /**
@@ -186,22 +267,28 @@ export class StockLibrary {
 
   /** The music bed for a niche (the same one for the same seed), generated on first need. */
   async musicFor(niche: Niche, seed: string, signal?: AbortSignal): Promise<MusicBedFile> {
-    const recipe = pickMusic(niche, seed);
-    const [bed] = await this.serialized(() => seedMusicLibrary(this.musicDir, { recipes: [recipe], signal }));
+    const recipe = pickMusic(niche, seed, this.catalogue.music);
+    const [bed] = (await this.makeBed(recipe, 'normal', signal))!;
     return { id: bed!.id, title: bed!.title, path: bed!.path };
   }
 
-  /** Generates the whole catalogue (footage and music) once, in the background after start-up. */
-  async seedAll(signal?: AbortSignal): Promise<void> {
+  /**
+   * Generates the whole catalogue (footage, then music) once, in the background after start-up, at the
+   * lowest priority and one item at a time, starting no item while a render runs.
+   */
+  async seedAll(signal: AbortSignal, options: SeedAllOptions = {}): Promise<void> {
     const started = Date.now();
-    // One item per turn, so a render that needs a clip or bed meanwhile waits for one item, not the catalogue.
-    for (const recipe of seedFootageRecipes()) {
-      await this.serialized(async () =>
-        this.register(await seedLibrary(this.footageDir, { recipes: [recipe], signal })),
-      );
-    }
-    for (const recipe of seedMusicRecipes()) {
-      await this.serialized(() => seedMusicLibrary(this.musicDir, { recipes: [recipe], signal }));
+    const items = [
+      ...this.catalogue.footage.map((r) => ({
+        id: r.id,
+        make: () => this.makeClip(r, 'background', signal),
+      })),
+      ...this.catalogue.music.map((r) => ({ id: r.id, make: () => this.makeBed(r, 'background', signal) })),
+    ];
+    for (const [i, item] of items.entries()) {
+      await options.foreground?.idle(signal);
+      await item.make();
+      options.onProgress?.({ id: item.id, index: i + 1, total: items.length });
     }
     this.log.info({ ms: Date.now() - started }, 'stock library seeded');
   }

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 
 import { rename, rm } from 'node:fs/promises';
 import { runFfmpeg } from '../ffmpeg/runner.ts';
+import type { ProcessPriority } from '../process/lower-priority.ts';
 import { BED_SAMPLE_RATE, bedGraph, bedTiming } from './bed-graph.ts';
 import type { MusicBedRecipe } from './beds.ts';
 
@@ -86,14 +87,14 @@ export function buildEncodeArgs(wavPath: string, outPath: string, gainDb: number
 export async function generateBed(
   recipe: MusicBedRecipe,
   outPath: string,
-  options: { signal?: AbortSignal; lengthSec?: number } = {},
+  options: { signal?: AbortSignal; lengthSec?: number; priority?: ProcessPriority } = {},
 ): Promise<BedResult> {
   // Unique per call: two processes making the same bed must not share (and delete) one partial file.
   const unique = `${process.pid}-${randomUUID()}`;
   const wav = `${outPath}.${unique}.part.wav`;
   const partial = `${outPath}.${unique}.part.m4a`;
   const run = (args: string[]) =>
-    runFfmpeg(args, { signal: options.signal }).catch((error: unknown) => {
+    runFfmpeg(args, { signal: options.signal, priority: options.priority }).catch((error: unknown) => {
       // An abort surfaces as the caller's own abort reason, not as an ffmpeg failure.
       options.signal?.throwIfAborted();
       throw error;

@@ -4,6 +4,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { probeMedia } from '../ffmpeg/probe.ts';
+import type { ProcessPriority } from '../process/lower-priority.ts';
 import { BED_SAMPLE_RATE, bedTiming, type Mood } from './bed-graph.ts';
 import { seedMusicRecipes, type MusicBedRecipe } from './beds.ts';
 import { generateBed } from './generate.ts';
@@ -32,15 +33,17 @@ export interface MusicSeedOptions {
   onProgress?: (progress: MusicSeedProgress) => void;
   /** The beds to seed; the full catalogue by default. */
   recipes?: MusicBedRecipe[];
+  /** Of every ffmpeg and ffprobe run ('background' for work nobody waits for). */
+  priority?: ProcessPriority;
 }
 
 async function completeBedDuration(
   path: string,
   recipe: MusicBedRecipe,
-  signal?: AbortSignal,
+  { signal, priority }: MusicSeedOptions,
 ): Promise<number | undefined> {
   try {
-    const info = await probeMedia(path, { signal });
+    const info = await probeMedia(path, { signal, priority });
     const a = info.audio;
     const expected = bedTiming(recipe.bpm, recipe.arrangement).durationSec;
     // AAC frames pad the end slightly, so allow a fraction of a second.
@@ -69,11 +72,11 @@ export async function seedMusicLibrary(dir: string, options: MusicSeedOptions = 
     const started = Date.now();
     const path = join(dir, `${recipe.id}.m4a`);
     let status: MusicSeedProgress['status'] = 'existing';
-    let durationSec = await completeBedDuration(path, recipe, options.signal);
+    let durationSec = await completeBedDuration(path, recipe, options);
     if (durationSec === undefined) {
-      await generateBed(recipe, path, { signal: options.signal });
+      await generateBed(recipe, path, { signal: options.signal, priority: options.priority });
       status = 'generated';
-      durationSec = await completeBedDuration(path, recipe, options.signal);
+      durationSec = await completeBedDuration(path, recipe, options);
       if (durationSec === undefined) throw new Error(`generated bed ${recipe.id} does not match its recipe`);
     }
     beds.push({

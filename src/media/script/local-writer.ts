@@ -313,10 +313,10 @@ export function writeLocalScript(input: ScriptInput): WrittenScript {
   const meta = writeTitleAndDescription({
     brief: briefText(input),
     analysis,
+    script,
     brand: input.brand,
     contentPurpose: purpose,
     platforms: input.platforms,
-    durationSec: budget.durationSec,
   });
   return {
     script,

@@ -1,4 +1,8 @@
-// Splits narration into sentences, the unit scenes are cut on. A line break always ends a sentence.
+// Splits narration into sentences, the unit scenes are cut on, with the Unicode sentence rules (Intl.Segmenter,
+// ICU) in the text's language: decimals, "e.g. a", "etc. Then", closing quotes and CJK full stops come out
+// right. ICU breaks after every "Dr. " and initial, and at a "?" inside a web address; those breaks are joined
+// back. ICU does not end a sentence at an ellipsis, which narration does before a capital ("Wait… Then"), so an
+// ellipsis is read as a full stop. A line break always ends a sentence.
 
 /** Abbreviations that never end a sentence: they introduce what follows. */
 const NEVER_FINAL = new Set([
@@ -28,66 +32,44 @@ const NEVER_FINAL = new Set([
   'lt.',
   'sgt.',
 ]);
-/** Abbreviations that end a sentence only when a capitalized word follows. */
-const MAYBE_FINAL = new Set([
-  'etc.',
-  'inc.',
-  'ltd.',
-  'co.',
-  'corp.',
-  'a.m.',
-  'p.m.',
-  'u.s.',
-  'u.k.',
-  'e.u.',
-  'jan.',
-  'feb.',
-  'aug.',
-  'sept.',
-  'oct.',
-  'nov.',
-  'dec.',
-]);
 
-function endsSentence(line: string, dotStart: number, punct: string, nextWord: string): boolean {
-  if (nextWord === '') return true;
-  const nextIsUpper = /^[\p{Lu}\p{N}"'\u201c\u2018(]/u.test(nextWord);
-  if (punct.startsWith('...') || punct === '\u2026') return nextIsUpper;
-  if (punct !== '.') return true;
-  const before = line.slice(0, dotStart + 1);
-  const raw = (before.match(/\S+$/)?.[0] ?? '').replace(/^["'(\u201c\u2018[]+/, '');
-  const token = raw.toLowerCase();
-  if (NEVER_FINAL.has(token)) return false;
-  // A lone capital with a dot is an initial, as in "J. K. Rowling".
-  if (/^\p{Lu}\.$/u.test(raw)) return false;
-  if (MAYBE_FINAL.has(token)) return nextIsUpper;
-  return true;
+/** One segmenter per language: sentence rules differ by language, not by region or script. */
+const segmenters = new Map<string, Intl.Segmenter>();
+
+function segmenterFor(language: string | undefined): Intl.Segmenter {
+  const primary = language?.split(/[-_]/)[0]?.toLowerCase() ?? '';
+  const key = /^[a-z]{2,3}$/.test(primary) ? primary : '';
+  let segmenter = segmenters.get(key);
+  if (!segmenter) {
+    segmenter = new Intl.Segmenter(key || undefined, { granularity: 'sentence' });
+    segmenters.set(key, segmenter);
+  }
+  return segmenter;
 }
 
-function splitLine(line: string): string[] {
-  const out: string[] = [];
-  const boundary = /([.!?\u2026]+)([\s"')\]}\u201d\u2019]*)/g;
-  let start = 0;
-  let m: RegExpExecArray | null;
-  while ((m = boundary.exec(line)) !== null) {
-    const punct = m[1]!;
-    const tail = m[2]!;
-    const afterPunct = m.index + punct.length;
-    const closers = /^\S*/.exec(tail)![0];
-    const end = afterPunct + closers.length;
-    if (end < line.length && !/\s/.test(line[end]!)) continue;
-    const nextWord = line.slice(end).trimStart().split(/\s+/)[0] ?? '';
-    if (!endsSentence(line, afterPunct - 1, punct, nextWord)) continue;
-    const sentence = line.slice(start, end).trim();
-    if (sentence) out.push(sentence);
-    start = end;
+/** Whether ICU's break after `piece` falls inside a sentence: inside a token, or after a title or an initial. */
+function continues(piece: string): boolean {
+  if (!/\s$/.test(piece)) return /[.!?]["'\u201d\u2019)\]]*$/.test(piece);
+  const lastWord = (/\S+$/.exec(piece.trimEnd())?.[0] ?? '').replace(/^["'(\u201c\u2018[]+/, '');
+  return NEVER_FINAL.has(lastWord.toLowerCase()) || /^\p{Lu}\.$/u.test(lastWord);
+}
+
+function splitLine(line: string, segmenter: Intl.Segmenter): string[] {
+  const sentences: string[] = [];
+  let pending = '';
+  // One UTF-16 unit for another, so the segments' offsets are the line's.
+  for (const { index, segment } of segmenter.segment(line.replace(/\u2026/g, '.'))) {
+    pending += line.slice(index, index + segment.length);
+    if (continues(pending)) continue;
+    sentences.push(pending.trim());
+    pending = '';
   }
-  const rest = line.slice(start).trim();
-  if (rest) out.push(rest);
-  return out;
+  if (pending.trim()) sentences.push(pending.trim());
+  return sentences.filter(Boolean);
 }
 
 /** Sentences of a script in order, with their punctuation; blank lines are dropped. */
-export function splitSentences(script: string): string[] {
-  return script.split(/\r?\n/).flatMap((line) => splitLine(line.trim()));
+export function splitSentences(script: string, language?: string): string[] {
+  const segmenter = segmenterFor(language);
+  return script.split(/\r?\n/).flatMap((line) => splitLine(line.trim(), segmenter));
 }

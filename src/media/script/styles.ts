@@ -1,5 +1,6 @@
 // How a content style changes delivery beyond word choice: sentence rhythm and ordinals.
 import { capitalize } from './english.ts';
+import { splitSentences } from './sentences.ts';
 import type { ContentStyle } from './writer.ts';
 
 const TONE_STYLES: ReadonlyArray<readonly [RegExp, ContentStyle]> = [
@@ -39,8 +40,7 @@ export function ordinals(count: number): string[] {
 
 /** Energetic delivery breaks long sentences at their joints into short, punchy ones. */
 function punchUp(line: string): string {
-  return line
-    .split(/(?<=[.!?])\s+/)
+  return splitSentences(line)
     .map((sentence) => {
       if (sentence.split(/\s+/).length < 13) return sentence;
       // ", and" splits only before a new subject, so lists ("a, b, and c") stay whole.

@@ -1,20 +1,27 @@
-// Ready-to-post title, description and hashtags for a video, from its brief or from a sent script.
+// Ready-to-post title, description and hashtags for a video, from its brief and its script. The description
+// quotes the script's own key sentences: it says only what the video says.
 import { analyzeBrief, type BriefAnalysis } from './brief-analysis.ts';
 import { capitalize, isStopWord, titleCase, verbForm, withArticle } from './english.ts';
+import { keySentences } from './key-sentences.ts';
 import { splitSentences } from './sentences.ts';
 import type { Brand, ContentPurpose } from './writer.ts';
 
 export const MAX_TITLE_CHARS = 70;
+/** The description quotes at most this many of the script's sentences, within this many characters. */
+const DESCRIPTION_SENTENCES = 2;
+const DESCRIPTION_CHARS = 220;
+/** What the description says when neither the script nor the brief has a word to describe. */
+export const NO_MATERIAL = "No summary: the video's words carry nothing to describe.";
 
 export interface TitleAndDescriptionInput {
   brief?: string;
+  /** What the video says: the description is drawn from it. */
   script?: string;
   /** A brief already analyzed by the caller (saves reading it twice). */
   analysis?: BriefAnalysis;
   brand?: Brand;
   contentPurpose?: ContentPurpose;
   platforms?: string[];
-  durationSec?: number;
   /** ISO 639-1 of the script; titles of non-English scripts are taken from the script itself. */
   language?: string;
 }
@@ -192,54 +199,45 @@ function titleCandidates(a: BriefAnalysis, purpose: ContentPurpose, product: str
   }
 }
 
-function summaryLines(
-  a: BriefAnalysis,
-  purpose: ContentPurpose,
-  product: string | undefined,
-  durationSec: number,
+/** The same sentence regardless of case and end punctuation. */
+function sameSentence(a: string, b: string): boolean {
+  const plain = (x: string) =>
+    x
+      .trim()
+      .replace(/[.!?…]+$/, '')
+      .toLowerCase();
+  return plain(a) === plain(b);
+}
+
+function asSentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?…]["'”’)\]]*$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+/**
+ * The description's text: the script's key sentences, those that carry the brief's words first (the title and
+ * the website's sign-off left out, since both are shown anyway); else the brief in the caller's words; else a
+ * plain note that there is nothing to describe. Then the website or brand name when one is given.
+ */
+function descriptionLines(
+  input: TitleAndDescriptionInput,
+  title: string,
+  english: boolean,
+  brief: { focus?: string; headline?: string },
 ): string[] {
-  const topic = a.topic;
-  const question = a.question;
-  switch (purpose) {
-    case 'education':
-      return [
-        question
-          ? `${capitalize(question)}, explained in ${durationSec} seconds.`
-          : `A quick, clear explainer on ${topic}.`,
-        a.audience
-          ? `Made for ${a.audience}: the core idea, what to watch for and one takeaway to remember.`
-          : 'The core idea, what to watch for and one takeaway worth remembering.',
-      ];
-    case 'sales':
-      return [
-        product
-          ? `Meet ${product}${a.category ? `, ${withArticle(a.category)}` : ''}${a.audience ? ` built for ${a.audience}` : ''}.`
-          : `${capitalize(a.headline)}.`,
-        'See what it does and why it is worth a try.',
-      ];
-    case 'product_demo':
-      return [
-        `See how ${product ?? topic} works, step by step.`,
-        `From first step to result in ${durationSec} seconds.`,
-      ];
-    case 'case_study':
-      return [
-        question ? `${capitalize(question)}.` : `A short case study on ${topic}.`,
-        'The situation, the challenge, what changed and the lesson you can apply.',
-      ];
-    case 'news':
-      return [
-        a.claim ? `${capitalize(a.claim)}.` : `The latest on ${topic}.`,
-        'What happened, why it matters and what to watch next.',
-      ];
-    case 'awareness':
-      return [
-        question ? `${capitalize(question)}, in under a minute.` : `Why ${topic} deserves your attention.`,
-        'Share it with someone who should know.',
-      ];
-    case 'entertainment':
-      return [`A lighthearted take on ${topic}.`, 'Stay for the ending.'];
-  }
+  const website = input.brand?.websiteUrl ? displayWebsite(input.brand.websiteUrl) : undefined;
+  const script = input.script?.trim() ?? '';
+  const signoff = (s: string): boolean =>
+    website !== undefined && s.toLowerCase().includes(website.toLowerCase());
+  const options = { focus: brief.focus, maxSentences: DESCRIPTION_SENTENCES, maxChars: DESCRIPTION_CHARS };
+  let lines = keySentences(script, { ...options, skip: (s) => sameSentence(s, title) || signoff(s) });
+  // A script that is all title (or all sign-off) is still the best account of itself.
+  if (lines.length === 0) lines = keySentences(script, options);
+  const headline = brief.headline?.trim();
+  if (lines.length === 0) lines = [headline ? asSentence(capitalize(headline)) : NO_MATERIAL];
+  if (website) lines.push(english ? `More at ${website}.` : website);
+  else if (input.brand?.name && english) lines.push(`From ${input.brand.name}.`);
+  return lines;
 }
 
 function fromBrief(
@@ -255,10 +253,10 @@ function fromBrief(
     ),
     input.platforms,
   );
-  const lines = summaryLines(a, purpose, product, input.durationSec ?? 30);
-  const website = input.brand?.websiteUrl ? displayWebsite(input.brand.websiteUrl) : undefined;
-  if (website) lines.push(`More at ${website}.`);
-  else if (input.brand?.name) lines.push(`From ${input.brand.name}.`);
+  const lines = descriptionLines(input, title, true, {
+    focus: input.brief ?? a.headline,
+    headline: a.headline,
+  });
   const hashtags = hashtagsFor(
     [
       a.topic.split(' ').length <= 3 && verbForm(a.topic.split(' ')[0]!)?.form !== 'gerund'
@@ -308,20 +306,15 @@ function fromScript(
     '',
   );
   if (english) title = caseTitle(title, input.platforms);
-  const summary: string[] = [];
-  for (const s of sentences) {
-    if (summary.length >= 2 || summary.join(' ').length + s.length > 220) break;
-    if (s.replace(/[.!?]+$/, '').toLowerCase() !== title.replace(/[.!?]+$/, '').toLowerCase())
-      summary.push(s);
-  }
-  if (summary.length === 0 && sentences[0]) summary.push(sentences[0]);
-  const website = input.brand?.websiteUrl ? displayWebsite(input.brand.websiteUrl) : undefined;
-  if (website) summary.push(english ? `More at ${website}.` : website);
+  const lines = descriptionLines(input, title, english, { focus: input.brief, headline: input.brief });
   const hashtags = hashtagsFor(words.slice(0, 2), script, purpose, input.brand, input.platforms);
-  return { title, description: `${summary.join(' ')}\n\n${hashtags.join(' ')}`, hashtags };
+  return { title, description: `${lines.join(' ')}\n\n${hashtags.join(' ')}`, hashtags };
 }
 
-/** A ready-to-post title (at most 70 characters) and a 2–3 sentence description ending in 3–6 hashtags. */
+/**
+ * A ready-to-post title (at most 70 characters) and a description of one or two of the script's own sentences
+ * (plus the website), ending in 3–6 hashtags. The title comes from the brief when there is an English one.
+ */
 export function writeTitleAndDescription(input: TitleAndDescriptionInput): TitleAndDescription {
   const purpose = input.contentPurpose ?? 'education';
   const english = (input.language ?? 'en').toLowerCase().startsWith('en');

@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WordTiming } from '../types.ts';
+import { runProcess } from '../process/run-process.ts';
 import { alignScript, AlignmentUnsupportedError } from './align.ts';
-import { runProcess } from './run-process.ts';
 import { scriptWords } from './tokenize.ts';
 
 const FIRST = 'Reelsmith turned the long interview into 42 short clips.';

@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WordTiming } from '../types.ts';
+import { runProcess } from '../process/run-process.ts';
 import { toRecognizerPcm } from './audio-prep.ts';
 import { alignmentDictionary, alignmentFsg, alignmentIndex } from './alignment-grammar.ts';
 import { loadCmuDict } from './cmudict.ts';
@@ -11,7 +12,6 @@ import { fillGaps, type MaybePlaced } from './fill-gaps.ts';
 import { DEBIAN_EN_US_MODEL, type PocketsphinxModel } from './model.ts';
 import { alignArgs, parseTimedWords, type DecoderTuning, type TimedToken } from './pocketsphinx.ts';
 import { pronounceWords } from './pronounce.ts';
-import { runProcess } from './run-process.ts';
 import { scriptWords } from './tokenize.ts';
 
 export class AlignmentUnsupportedError extends Error {

@@ -1,6 +1,6 @@
 // Turns any media file into the raw audio pocketsphinx reads: 16 kHz, mono, signed 16-bit little-endian PCM.
 import { stat } from 'node:fs/promises';
-import { runProcess } from './run-process.ts';
+import { runProcess } from '../process/run-process.ts';
 
 export const RECOGNIZER_SAMPLE_RATE = 16000;
 const BYTES_PER_SECOND = RECOGNIZER_SAMPLE_RATE * 2;

@@ -1,9 +1,11 @@
-// Reads a CMU pronouncing dictionary (sphinx format: `word PH ON ES`, alternates as `word(2) …`).
+// The CMU pronouncing dictionary that matches the pocketsphinx model, parsed once per process for speech
+// alignment and voice timing alike.
 import { readFile } from 'node:fs/promises';
 
 /** Lower-case word → its pronunciations, each a list of CMU phones, in dictionary order. */
 export type PronunciationDict = ReadonlyMap<string, readonly (readonly string[])[]>;
 
+/** Sphinx format: `word PH ON ES` a line, alternates written `word(2) …`, `;;;` starting a comment line. */
 export function parseCmuDict(text: string): Map<string, string[][]> {
   const dict = new Map<string, string[][]>();
   for (const line of text.split('\n')) {
@@ -26,6 +28,7 @@ export function loadCmuDict(path: string): Promise<PronunciationDict> {
   let loaded = cache.get(path);
   if (!loaded) {
     loaded = readFile(path, 'utf8').then(parseCmuDict);
+    // A failed read is not kept, so a later call can try again.
     loaded.catch(() => cache.delete(path));
     cache.set(path, loaded);
   }

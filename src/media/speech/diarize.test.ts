@@ -4,9 +4,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WordTiming } from '../types.ts';
+import { runProcess } from '../process/run-process.ts';
 import { alignScript } from './align.ts';
 import { bicClusters, deltaBic, diarize, logDetCovariance, speechSegments, statsOf } from './diarize.ts';
-import { runProcess } from './run-process.ts';
 
 describe('speechSegments', () => {
   const w = (start: number, end: number): WordTiming => ({ word: 'x', start, end });

@@ -1,6 +1,6 @@
 // Pronunciations for words missing from the CMU dictionary, taken from espeak-ng's phoneme output
 // (`-x --sep=_`, Kirshenbaum-style mnemonics) and mapped onto the CMU phones the acoustic model knows.
-import { runProcess } from './run-process.ts';
+import { runProcess } from '../process/run-process.ts';
 
 /** espeak-ng English phoneme mnemonic → CMU phones (US English voice). */
 const ESPEAK_TO_CMU: Readonly<Record<string, readonly string[]>> = {

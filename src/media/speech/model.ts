@@ -9,7 +9,8 @@ export interface PocketsphinxModel {
   dictPath: string;
 }
 
-const DEBIAN_MODEL_ROOT = '/usr/share/pocketsphinx/model/en-us';
+/** Where Debian's pocketsphinx-en-us package puts the model: `en-us/`, `en-us.lm.bin`, `cmudict-en-us.dict`. */
+export const DEBIAN_MODEL_ROOT = '/usr/share/pocketsphinx/model/en-us';
 
 /** The US English model shipped by Debian's pocketsphinx-en-us package. */
 export const DEBIAN_EN_US_MODEL: PocketsphinxModel = {

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runProcess } from '../process/run-process.ts';
 import { PocketsphinxRecognizer } from './pocketsphinx-recognizer.ts';
 import { UnsupportedLanguageError } from './recognizer.ts';
-import { runProcess } from './run-process.ts';
 import { normalizeWords, wordErrorRate, wordErrors } from './word-error-rate.ts';
 
 // Real recordings and reference texts from Debian's pocketsphinx-testdata.

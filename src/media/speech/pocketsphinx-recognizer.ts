@@ -4,6 +4,7 @@ import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WordTiming } from '../types.ts';
+import { runProcess } from '../process/run-process.ts';
 import { RECOGNIZER_SAMPLE_RATE, toRecognizerPcm } from './audio-prep.ts';
 import { DEBIAN_EN_US_MODEL, type PocketsphinxModel } from './model.ts';
 import { parseTimedWords, transcribeArgs, type DecoderTuning } from './pocketsphinx.ts';
@@ -14,7 +15,6 @@ import {
   type TranscribeOptions,
   type Transcript,
 } from './recognizer.ts';
-import { runProcess } from './run-process.ts';
 import { parseSilences, planChunks, silenceDetectArgs, type Interval } from './silence-split.ts';
 
 /**
@@ -96,8 +96,14 @@ export class PocketsphinxRecognizer implements SpeechRecognizer {
 
   private async chunksOf(pcmPath: string, durationSec: number, signal?: AbortSignal): Promise<Interval[]> {
     if (durationSec <= this.maxChunkSec) return [{ start: 0, end: durationSec }];
-    const { stderr } = await runProcess('ffmpeg', silenceDetectArgs(pcmPath, -35, 0.3), { signal });
-    return planChunks(durationSec, parseSilences(stderr, durationSec), this.minChunkSec, this.maxChunkSec);
+    // silencedetect reports every silence on stderr: more lines than an error's stderr tail keeps.
+    const log: string[] = [];
+    await runProcess('ffmpeg', silenceDetectArgs(pcmPath, -35, 0.3), {
+      signal,
+      onStderrLine: (l) => log.push(l),
+    });
+    const silences = parseSilences(log.join('\n'), durationSec);
+    return planChunks(durationSec, silences, this.minChunkSec, this.maxChunkSec);
   }
 
   private async decodeChunk(

@@ -1,9 +1,9 @@
 // Turns synthesized speech plus a fit decision into the final narration track.
 import { readFile } from 'node:fs/promises';
 import type { Narration } from '../types.ts';
+import { runProcess } from '../process/run-process.ts';
 import { tempoArgs } from './ffmpeg-args.ts';
 import type { FitResult } from './fit-to-duration.ts';
-import { runProcess } from './process-runner.ts';
 import type { SynthesizedSpeech } from './synthesize.ts';
 import { parseWav } from './wav-file.ts';
 

@@ -1,5 +1,5 @@
 // Per-word phoneme strings from espeak-ng, and a duration weight for each word derived from them.
-import { runProcess } from './process-runner.ts';
+import { runProcess } from '../process/run-process.ts';
 
 /** espeak-ng arguments that read stdin as a file and print each paragraph's phonemes (`-x`, joined by "_"), without audio. */
 export function espeakPhonemeArgs(espeakVoice: string): string[] {
@@ -73,5 +73,5 @@ export async function phonemizeWords(
     input: phonemeInput(words),
     signal,
   });
-  return parseWordPhonemes(stdout.toString('utf8'), words.length);
+  return parseWordPhonemes(stdout, words.length);
 }

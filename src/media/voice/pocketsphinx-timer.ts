@@ -3,9 +3,11 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runProcess } from '../process/run-process.ts';
+import { loadCmuDict } from '../speech/cmudict.ts';
+import { DEBIAN_MODEL_ROOT } from '../speech/model.ts';
 import type { WordTiming } from '../types.ts';
 import { readLevelTrack } from './audio-levels.ts';
-import { POCKETSPHINX_MODEL_DIR, loadCmuDictionary } from './cmu-dictionary.ts';
 import { espeakToCmu } from './espeak-to-cmu.ts';
 import { alignmentRawArgs } from './ffmpeg-args.ts';
 import { interpolateMissing } from './interpolate-timings.ts';
@@ -21,7 +23,6 @@ import {
   wordKey,
   type AlignmentUtterance,
 } from './pocketsphinx-files.ts';
-import { runProcess } from './process-runner.ts';
 import { findActivity, type Interval } from './speech-activity.ts';
 import type { TimedWords, WordTimer, WordTimingRequest } from './word-timer.ts';
 
@@ -34,7 +35,7 @@ export interface PocketsphinxOptions {
 }
 
 export function pocketsphinxTimer(options: PocketsphinxOptions = {}): WordTimer {
-  const modelDir = options.modelDir ?? POCKETSPHINX_MODEL_DIR;
+  const modelDir = options.modelDir ?? DEBIAN_MODEL_ROOT;
   return {
     source: 'aligned',
     supports: (language) => isoLanguageOf(language) === 'en',
@@ -45,7 +46,7 @@ export function pocketsphinxTimer(options: PocketsphinxOptions = {}): WordTimer 
 async function pronunciationsFor(request: WordTimingRequest, modelDir: string): Promise<string[][]> {
   const words = request.segments.flatMap((s) => s.words);
   const [dict, phonemes] = await Promise.all([
-    loadCmuDictionary(`${modelDir}/cmudict-en-us.dict`),
+    loadCmuDict(`${modelDir}/cmudict-en-us.dict`),
     // The voice that spoke the audio says words the way its phonemes say; they become one more variant.
     phonemizeWords(
       words.map((w) => w.text),
@@ -55,7 +56,7 @@ async function pronunciationsFor(request: WordTimingRequest, modelDir: string): 
   ]);
   return words.map((w, i) => {
     const fromEspeak = phonemes ? espeakToCmu(phonemes[i]!) : null;
-    const all = [...(dict.get(w.spoken) ?? []), ...(fromEspeak ? [fromEspeak.join(' ')] : [])];
+    const all = [...(dict.get(w.spoken) ?? []), ...(fromEspeak ? [fromEspeak] : [])].map((p) => p.join(' '));
     return [...new Set(all)];
   });
 }

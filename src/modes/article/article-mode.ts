@@ -33,6 +33,7 @@ export function articleSource(r: ArticleRequest): ArticleSource | undefined {
     cta: r.cta_text,
     durationSec: r.duration_sec,
     voiceSpeed: r.voice_speed,
+    language: r.language,
   });
   if (narration) return { kind: 'article', narration };
   const topic = r.article_title ?? (r.article_url ? topicFromUrl(r.article_url) : undefined);

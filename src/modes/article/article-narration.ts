@@ -20,6 +20,8 @@ export interface ArticleNarrationInput {
   cta?: string;
   durationSec: number;
   voiceSpeed: number;
+  /** Language of the article, for the sentence rules. */
+  language?: string;
 }
 
 export interface ArticleNarration {
@@ -69,7 +71,7 @@ export function articleNarration(input: ArticleNarrationInput): ArticleNarration
   }).targetWords;
   const ctaLine = input.cta ? collapseWhitespace(input.cta) : undefined;
   const fixedWords = countWords(titleLine ?? '') + countWords(ctaLine ?? '');
-  const paragraphs = blocks.map((block) => splitSentences(block));
+  const paragraphs = blocks.map((block) => splitSentences(block, input.language));
   const sentencesAvailable = paragraphs.reduce((n, p) => n + p.length, 0);
 
   const used: string[][] = [];

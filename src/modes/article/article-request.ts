@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { userUrl } from '../../platform/net/user-url.ts';
 import { CONTENT_PURPOSES, CONTENT_STYLES, PLATFORMS } from '../shared/enums.ts';
 import {
   captionStyleSchema,
   clipTypeSchema,
   ctaSchema,
-  fetchableUrl,
   footageKeywords,
   languageSchema,
   musicSchema,
@@ -33,27 +33,19 @@ export function prepareArticleBody(body: Record<string, unknown>, warnings: stri
   prepareStockBody(body, warnings);
 }
 
-/** Recorded, never fetched, so any http(s) address is accepted. */
-const articleUrl = z
-  .string()
-  .max(2048)
-  .refine(
-    (value) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol),
-    'must be an http or https URL',
-  );
-
 const labels = z.array(z.string().trim().min(1).max(60)).max(30);
 
 export const articleRequestSchema = z
   .object({
-    article_url: articleUrl.optional(),
+    // Recorded, never fetched; held to the same rules as every user URL (spec 1 §7: non-https or internal is 400).
+    article_url: userUrl.optional(),
     article_title: z.string().trim().min(1).max(300).optional(),
     // Any length is accepted; only the first 6000 characters are read.
     article_text: z.string().trim().min(1).max(200_000).optional(),
     article_summary: z.string().trim().min(1).max(5000).optional(),
     script: z.string().trim().min(1).max(20_000).optional(),
     cta_text: ctaSchema.optional(),
-    asset_urls: z.array(fetchableUrl).max(20).default([]),
+    asset_urls: z.array(userUrl).max(20).default([]),
     categories: labels.default([]),
     tags: labels.default([]),
     platforms: z.array(z.enum(PLATFORMS)).max(PLATFORMS.length).default([]),

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { stripInline, stripMarkdown, withStop } from './markdown-strip.ts';
+import { stripMarkdown, withStop } from './markdown-strip.ts';
 
-void describe('stripInline', () => {
+void describe('stripMarkdown: inline markup', () => {
   const cases: [string, string, string][] = [
     [
       'strong and emphasis',
@@ -44,7 +44,7 @@ void describe('stripInline', () => {
     ['footnote reference removed', 'Sales rose 40%[^1] last year.', 'Sales rose 40% last year.'],
   ];
   for (const [name, input, expected] of cases) {
-    void test(name, () => assert.equal(stripInline(input), expected));
+    void test(name, () => assert.deepEqual(stripMarkdown(input), [expected]));
   }
 });
 
@@ -114,6 +114,18 @@ void describe('stripMarkdown', () => {
       ['Just a plain sentence. And another one!'],
     ],
     ['windows line endings', '# Title\r\n\r\nBody text.\r\n', ['Title.', 'Body text.']],
+    [
+      'nested and loose lists: each item its own block',
+      '- Outer item\n  - Inner item\n\n- Loose item\n\n  Second paragraph of it',
+      ['Outer item.', 'Inner item.', 'Loose item.', 'Second paragraph of it.'],
+    ],
+    ['dangling reference image and link', 'See ![chart][c] and [the data][d].', ['See and the data.']],
+    ['footnote definition dropped', 'Claim.[^1]\n\n[^1]: Source: a study.', ['Claim.']],
+    [
+      'nesting thousands deep is read as plain text',
+      `${'> '.repeat(3000)}Deep quote.\n\nNext.`,
+      [`${'> '.repeat(3000)}Deep quote.`.replace(/\s+/g, ' '), 'Next.'],
+    ],
   ];
   for (const [name, input, expected] of cases) {
     void test(name, () => assert.deepEqual(stripMarkdown(input), expected));

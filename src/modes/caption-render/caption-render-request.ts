@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CAPTION_POSITIONS, fetchableUrl } from '../shared/field-schemas.ts';
+import { userUrl } from '../../platform/net/user-url.ts';
+import { CAPTION_POSITIONS } from '../shared/field-schemas.ts';
 import {
   captionStyleId,
   DEFAULT_CAPTION_STYLE,
@@ -10,7 +11,7 @@ import {
 // transcript are (there is nothing to render without them), the look has defaults.
 
 export const captionRenderRequestSchema = z.strictObject({
-  video_url: fetchableUrl,
+  video_url: userUrl,
   transcript_job_id: z.string().min(1).max(100),
   caption_style: captionStyleId.default(DEFAULT_CAPTION_STYLE),
   position: z.enum(CAPTION_POSITIONS).optional(),

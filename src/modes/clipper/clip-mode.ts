@@ -33,7 +33,7 @@ export interface ClipModeDeps {
 }
 
 export function clipPrice(request: ClipRequest): Price {
-  const unit = unitPrice('clips');
+  const unit = unitPrice('clip');
   return {
     usdCents: unit * request.clip_count,
     breakdown: [
@@ -57,7 +57,7 @@ export function clipEstimate(request: ClipRequest): RequestEstimate {
   return {
     renderSeconds: { min: 20, typical: 60 + 15 * request.clip_count, max: 1800 },
     warnings: [
-      `clip_count ${request.clip_count} is a maximum: a source with fewer good moments gives fewer clips, and each undelivered clip is refunded (${unitPrice('clips')} cents).`,
+      `clip_count ${request.clip_count} is a maximum: a source with fewer good moments gives fewer clips, and each undelivered clip is refunded (${unitPrice('clip')} cents).`,
       ...(request.channel_url && source
         ? [`Channel mode would clip "${source.title ?? source.vidsite_video_id}" (${source.url}).`]
         : []),
@@ -115,7 +115,7 @@ async function runClipJob(ctx: JobContext<ClipRequest>, deps: ClipModeDeps): Pro
     clips: result.clips,
     language: result.language,
     posterPath,
-    unitCents: unitPrice('clips'),
+    unitCents: unitPrice('clip'),
   });
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userUrlProblem } from '../../platform/net/user-url.ts';
 import type { AspectRatio, ClipRequest } from './clip-request.ts';
 import { clipCount } from './clip-request.ts';
 import { MAX_URL_LENGTH, parseVideoUrl, VIDEO_URL_FORMS } from './vidsite-urls.ts';
@@ -86,6 +87,11 @@ export const legacyClipRequestSchema = z
         path: ['video_url'],
         message: `${video.reason}; video_type 2 takes a video-site address: ${VIDEO_URL_FORMS}`,
       });
+      return z.NEVER;
+    }
+    const problem = userUrlProblem(body.video_url);
+    if (problem) {
+      ctx.addIssue({ code: 'custom', path: ['video_url'], message: problem });
       return z.NEVER;
     }
     return { media_url: body.video_url, ...(body.ext ? { media_ext: body.ext } : {}), ...common };

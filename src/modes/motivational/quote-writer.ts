@@ -1,6 +1,6 @@
 import { hashString, seededRandom, shuffled } from '../../media/script/seeded.ts';
 import { fillTemplate, markers, type Slots } from '../../media/script/template.ts';
-import { contentTerms } from '../news/news-summary.ts';
+import { contentTerms } from '../../media/script/key-sentences.ts';
 import { CLAIMS, CLOSERS, HOOKS, QUOTE_THEMES, THEMES, TURNS, type QuoteThemeName } from './quote-library.ts';
 
 // Writes the motivational quote when the caller sends none: a claim and a turn from the pattern library,

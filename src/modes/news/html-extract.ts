@@ -1,319 +1,197 @@
-import { collapseWhitespace, decodeEntities } from './html-text.ts';
+import { Readability } from '@mozilla/readability';
+import { Tokenizer } from 'htmlparser2';
+import { collapseWhitespace, parseDocument, textBlocks, type DomNode, type TextBlock } from './html-text.ts';
 
-// A small readability-style extractor: the page is parsed into a forgiving element tree, chrome (scripts,
-// styles, navigation, headers, footers, asides, forms, cookie and share boxes) is removed, the article
-// container is chosen (<article>, else <main>, else the element holding the most paragraph text) and its
-// paragraphs are returned as plain text, minus link lists, bylines and other short fragments.
+// The article of a fetched page. Mozilla's Readability (Firefox's Reader View) finds the article body among the
+// page's chrome and reads its metadata (JSON-LD, Open Graph, bylines); what is kept of the body is what can be
+// narrated: its paragraphs as plain text, without headings, captions, link lists, labels and bylines.
 
 export interface ExtractedArticle {
   title?: string;
+  /** The author line as the page gives it ("By Dana Reyes"). */
+  byline?: string;
   siteName?: string;
-  /** Language of the page (<html lang>), when declared. */
+  /** When the page says the article was published, as the page writes it (ISO 8601 on most news sites). */
+  publishedTime?: string;
+  /** Language of the page (<html lang>, primary subtag), when declared. */
   language?: string;
   paragraphs: string[];
 }
 
-interface ElementNode {
-  tag: string;
-  attrs: Record<string, string>;
-  children: Node[];
-}
-type Node = ElementNode | string;
-
-const VOID_TAGS = new Set([
-  'area',
-  'base',
-  'br',
-  'col',
-  'embed',
-  'hr',
-  'img',
-  'input',
-  'link',
-  'meta',
-  'param',
-  'source',
-  'track',
-  'wbr',
-]);
-/** Elements whose content is never article text. */
-const RAW_TEXT_TAGS = new Set(['script', 'style', 'noscript', 'template', 'textarea', 'title']);
-const CHROME_TAGS = new Set([
-  'nav',
-  'header',
-  'footer',
-  'aside',
-  'form',
-  'button',
-  'select',
-  'svg',
-  'iframe',
-  'object',
-  'canvas',
-  'video',
-  'audio',
-  'figure',
-  'figcaption',
-  'menu',
-  'dialog',
-  'pre',
-  'table',
-]);
-const CHROME_ROLES = new Set([
-  'navigation',
-  'banner',
-  'contentinfo',
-  'complementary',
-  'search',
-  'menu',
-  'menubar',
-  'dialog',
-  'alert',
-]);
-const CHROME_NAMES =
-  /(^|[\s_-])(cookie|consent|gdpr|newsletter|subscribe|signup|share|sharing|social|related|recommended|comments?|advert|ads?|promo|sponsor|sidebar|breadcrumbs?|byline|author-bio|footer|header|nav|navbar|menu|masthead|paywall|popup|modal|toolbar|tags)([\s_-]|$)/i;
-const BLOCK_TAGS = new Set([
-  'p',
-  'li',
-  'blockquote',
-  'dd',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'div',
-  'section',
-  'article',
-  'main',
-  'ul',
-  'ol',
-  'dl',
-  'body',
-]);
-/** A new one of these closes an open one of the same family (HTML's optional end tags). */
-const AUTO_CLOSE: Record<string, string[]> = { p: ['p'], li: ['li'], dt: ['dt', 'dd'], dd: ['dt', 'dd'] };
-const BLOCK_STARTS_CLOSE_P = new Set([
-  'div',
-  'ul',
-  'ol',
-  'dl',
-  'section',
-  'article',
-  'blockquote',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'table',
-  'header',
-  'footer',
-  'nav',
-  'aside',
-  'main',
-  'form',
-  'figure',
-  'pre',
-  'hr',
-]);
-
-function parseAttributes(source: string): Record<string, string> {
-  const attrs: Record<string, string> = {};
-  const pattern = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
-  let m: RegExpExecArray | null;
-  while ((m = pattern.exec(source)) !== null)
-    attrs[m[1]!.toLowerCase()] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? '');
-  return attrs;
-}
-
-/** Parses HTML into an element tree, tolerating unclosed and stray tags the way browsers roughly do. */
-export function parseHtml(html: string): ElementNode {
-  const root: ElementNode = { tag: '#root', attrs: {}, children: [] };
-  const stack: ElementNode[] = [root];
-  const top = () => stack[stack.length - 1]!;
-  const tagPattern =
-    /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![^>]*>|<\?[^>]*>|<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
-  let last = 0;
-  let m: RegExpExecArray | null;
-  while ((m = tagPattern.exec(html)) !== null) {
-    if (m.index > last) top().children.push(decodeEntities(html.slice(last, m.index)));
-    last = tagPattern.lastIndex;
-    const name = m[2]?.toLowerCase();
-    if (!name) continue;
-    if (m[1]) {
-      const at = stack.map((n) => n.tag).lastIndexOf(name);
-      if (at > 0) stack.length = at;
-      continue;
-    }
-    const closes = AUTO_CLOSE[name] ?? (BLOCK_STARTS_CLOSE_P.has(name) ? ['p'] : []);
-    if (closes.includes(top().tag)) stack.pop();
-    const node: ElementNode = { tag: name, attrs: parseAttributes(m[3] ?? ''), children: [] };
-    top().children.push(node);
-    if (RAW_TEXT_TAGS.has(name)) {
-      const end = html.toLowerCase().indexOf(`</${name}`, last);
-      const stop = end < 0 ? html.length : end;
-      node.children.push(html.slice(last, stop));
-      const close = html.indexOf('>', stop);
-      last = tagPattern.lastIndex = end < 0 ? html.length : close < 0 ? html.length : close + 1;
-      continue;
-    }
-    if (!VOID_TAGS.has(name) && !m[3]?.trimEnd().endsWith('/')) stack.push(node);
-  }
-  if (last < html.length) top().children.push(decodeEntities(html.slice(last)));
-  return root;
-}
-
-function* elements(node: ElementNode): Generator<ElementNode> {
-  yield node;
-  for (const child of node.children) if (typeof child !== 'string') yield* elements(child);
-}
-
-function find(node: ElementNode, test: (n: ElementNode) => boolean): ElementNode | undefined {
-  for (const n of elements(node)) if (test(n)) return n;
-  return undefined;
-}
-
-/** All text below a node; `<br>` and block boundaries become spaces. */
-export function textOf(node: Node): string {
-  if (typeof node === 'string') return node;
-  if (RAW_TEXT_TAGS.has(node.tag)) return '';
-  if (node.tag === 'br') return ' ';
-  const inner = node.children.map(textOf).join('');
-  return BLOCK_TAGS.has(node.tag) ? ` ${inner} ` : inner;
-}
-
-function linkTextOf(node: Node): string {
-  if (typeof node === 'string') return '';
-  if (node.tag === 'a') return textOf(node);
-  return node.children.map(linkTextOf).join('');
-}
-
+/** Fewer words than this is a label ("Advertisement", "Read more"), not a paragraph. */
+const MIN_WORDS = 4;
+/** A block this long is prose even without a closing full stop. */
+const UNPUNCTUATED_MIN_WORDS = 12;
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
+const COPYRIGHT = /^(?:copyright|\u00a9)\s|all rights reserved/i;
+/** Class or id names of captions, photo credits, author boxes, sign-up and paywall prompts. */
+const LOOSE_CHROME =
+  /caption|credit|author[-_]?(?:bio|box|card|info|description)|about[-_]?the[-_]?author|newsletter|sign[-_]?up|subscribe(?!r)|subscription|paywall/i;
+const LOOSE_CHROME_MAX_CHARS = 600;
 /**
- * Chrome by tag, role or hidden state always goes. A class or id name ("share-box", "sidebar") only removes
- * elements that hold less than half of the page's text and no <article>/<main>, because page wrappers are
- * often named after what they contain ("page has-sidebar").
+ * Parsing and Readability grow faster than the page: with the square of its nesting depth (the parser's own
+ * stack), and more than linearly with its elements (about 5 s for 50,000 link elements on one core). News
+ * pages have a few thousand elements nested a few dozen deep; a page past either bound is refused rather than
+ * hold a worker for minutes (a hostile 5 MB page nested 400,000 deep took four minutes to parse).
  */
-function isChrome(node: ElementNode, pageTextLength: number): boolean {
-  if (CHROME_TAGS.has(node.tag) || RAW_TEXT_TAGS.has(node.tag)) return true;
-  const a = node.attrs;
-  if ('hidden' in a || a['aria-hidden'] === 'true' || CHROME_ROLES.has(a.role ?? '')) return true;
-  if (!CHROME_NAMES.test(`${a.class ?? ''} ${a.id ?? ''}`)) return false;
-  if (find(node, (n) => n !== node && (n.tag === 'article' || n.tag === 'main'))) return false;
-  return collapseWhitespace(textOf(node)).length < pageTextLength / 2;
-}
+export const MAX_PAGE_DEPTH = 256;
+export const MAX_PAGE_ELEMENTS = 50_000;
+/** Elements that never hold others (void) or that the next sibling closes (optional end tags). */
+const NON_NESTING = new Set(
+  'area base br col embed hr img input link meta source track wbr p li dt dd option tr td th'.split(' '),
+);
 
-function withoutChrome(node: ElementNode, pageTextLength: number): ElementNode {
-  return {
-    ...node,
-    children: node.children
-      .filter((c) => typeof c === 'string' || !isChrome(c, pageTextLength))
-      .map((c) => (typeof c === 'string' ? c : withoutChrome(c, pageTextLength))),
-  };
-}
-
-function hasBlockChild(node: ElementNode): boolean {
-  return node.children.some((c) => typeof c !== 'string' && (BLOCK_TAGS.has(c.tag) || hasBlockChild(c)));
-}
-
-/** Text blocks in document order: paragraphs, list items, quotes, and divs that hold text directly. */
-function blocksOf(node: ElementNode, out: ElementNode[] = []): ElementNode[] {
-  for (const child of node.children) {
-    if (typeof child === 'string') continue;
-    if (/^h[1-6]$/.test(child.tag)) continue;
-    if (['p', 'li', 'blockquote', 'dd', 'div', 'section'].includes(child.tag) && !hasBlockChild(child))
-      out.push(child);
-    else blocksOf(child, out);
-  }
-  return out;
-}
+/** A page too deep or too large to read within the bounds above. */
+export class PageTooComplexError extends Error {}
 
 function wordCount(text: string): number {
   return text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
 }
 
-/** A block worth narrating: mostly its own words (not links), a real sentence rather than a label or byline. */
-export function isArticleText(text: string, linkText: string): boolean {
+/**
+ * A block worth narrating: mostly its own words (not links), a sentence rather than a label, a byline or a
+ * timestamp line, not a copyright notice, and no e-mail address (the mark of a contact box: "Do you have a
+ * story? Email …").
+ */
+export function isArticleText(block: Pick<TextBlock, 'text' | 'linkText' | 'timeText'>): boolean {
+  const { text } = block;
   const words = wordCount(text);
-  if (words < 6) return false;
-  if (linkText.length > text.length * 0.5) return false;
-  return words >= 12 || /[.!?\u2026]["'\u201d\u2019)]*$/.test(text);
+  if (words - wordCount(block.timeText) < MIN_WORDS) return false;
+  if (block.linkText.length > text.length * 0.5) return false;
+  if (EMAIL.test(text) || COPYRIGHT.test(text)) return false;
+  return words >= UNPUNCTUATED_MIN_WORDS || /[.!?\u2026]["'\u201d\u2019)]*$/.test(text);
 }
 
-function paragraphText(node: ElementNode): string {
-  return collapseWhitespace(textOf(node));
-}
-
-/** The element whose own paragraphs hold the most text: the article body on pages without <article>/<main>. */
-function densestContainer(body: ElementNode): ElementNode {
-  const scores = new Map<ElementNode, number>();
-  const parents = new Map<ElementNode, ElementNode>();
-  for (const n of elements(body)) for (const c of n.children) if (typeof c !== 'string') parents.set(c, n);
-  for (const n of elements(body)) {
-    if (n.tag !== 'p') continue;
-    const parent = parents.get(n);
-    if (parent) scores.set(parent, (scores.get(parent) ?? 0) + paragraphText(n).length);
+/**
+ * Prose that Readability keeps but nobody reads as the article goes before it runs: captions and credits
+ * outside <figure> (tabloids caption in a plain <p class="imageCaption">), author boxes, paywall prompts, and
+ * sign-up boxes, named so or known by their e-mail field. Only short elements go, so a container whose name
+ * merely mentions one ("subscriber-content") stays.
+ */
+function removeLooseChrome(document: any): void {
+  const short = (element: any) => (element.textContent ?? '').length <= LOOSE_CHROME_MAX_CHARS;
+  // A sign-up box is the e-mail field with the nearest paragraph that says what it is for.
+  for (const field of Array.from<any>(document.querySelectorAll('input[type="email"]'))) {
+    let box = field;
+    while (!box.querySelector('p') && box.parentElement && short(box.parentElement)) box = box.parentElement;
+    if (box.nodeName !== 'BODY') box.remove();
   }
-  let best: ElementNode = body;
-  let bestScore = 0;
-  for (const [node, score] of scores) {
-    if (score > bestScore) {
-      best = node;
-      bestScore = score;
-    }
+  for (const element of Array.from<any>(document.querySelectorAll('[class], [id]'))) {
+    const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
+    if (LOOSE_CHROME.test(names) && short(element)) element.remove();
   }
-  return best;
 }
 
-function meta(root: ElementNode, key: string): string | undefined {
-  const node = find(root, (n) => n.tag === 'meta' && (n.attrs.property === key || n.attrs.name === key));
-  const value = node?.attrs.content && collapseWhitespace(node.attrs.content);
-  return value || undefined;
+/** Scripts (JSON-LD metadata aside), styles, SVG drawings and templates are never text: they go before counting. */
+function removeNonText(document: any): void {
+  for (const element of Array.from<any>(
+    document.querySelectorAll('script:not([type="application/ld+json"]), style, svg, template'),
+  ))
+    element.remove();
 }
 
-/** "Headline | Site" or "Headline - Site" → "Headline" (the longest part). */
-function cleanTitle(title: string, siteName: string | undefined): string {
-  const parts = title
-    .split(/\s+[|\u2013\u2014\u00b7\u2022:-]\s+/)
-    .map((p) => p.trim())
-    .filter(Boolean);
-  if (parts.length < 2) return title;
-  const withoutSite = parts.filter((p) => !siteName || p.toLowerCase() !== siteName.toLowerCase());
-  return withoutSite.reduce((a, b) => (b.length > a.length ? b : a), withoutSite[0] ?? title);
+/**
+ * How deep the page nests, estimated from its tags alone with htmlparser2's tokenizer (one linear pass, script
+ * and style text skipped) before the parser builds anything. An element left unclosed counts as open, so a
+ * sloppy page reads deeper than it is rather than shallower.
+ */
+function checkNesting(html: string): void {
+  let depth = 0;
+  let tag = '';
+  // Inside <svg> and <math> "<path/>" closes itself; elsewhere a "/>" is ignored, as the parser does.
+  let foreign = 0;
+  const open = () => {
+    if (NON_NESTING.has(tag)) return;
+    if (tag === 'svg' || tag === 'math') foreign++;
+    if (++depth > MAX_PAGE_DEPTH)
+      throw new PageTooComplexError(`the page nests its elements more than ${MAX_PAGE_DEPTH} deep`);
+  };
+  const ignore = () => undefined;
+  const tokenizer = new Tokenizer(
+    {},
+    {
+      onopentagname: (start, end) => {
+        tag = html.slice(start, end).toLowerCase();
+      },
+      onopentagend: open,
+      onselfclosingtag: () => {
+        if (foreign === 0) open();
+      },
+      onclosetag: (start, end) => {
+        const name = html.slice(start, end).toLowerCase();
+        if (NON_NESTING.has(name)) return;
+        if ((name === 'svg' || name === 'math') && foreign > 0) foreign--;
+        depth = Math.max(0, depth - 1);
+      },
+      onattribdata: ignore,
+      onattribentity: ignore,
+      onattribend: ignore,
+      onattribname: ignore,
+      oncdata: ignore,
+      oncomment: ignore,
+      ondeclaration: ignore,
+      onend: ignore,
+      onprocessinginstruction: ignore,
+      ontext: ignore,
+      ontextentity: ignore,
+    },
+  );
+  tokenizer.write(html);
+  tokenizer.end();
 }
 
+/** The parsed page within both bounds (the estimate above aside, the parser may nest differently). */
+function checkSize(document: any): void {
+  let elements = 0;
+  const stack: Array<[any, number]> = [[document.documentElement, 1]];
+  for (let entry = stack.pop(); entry; entry = stack.pop()) {
+    const [element, depth] = entry;
+    if (depth > MAX_PAGE_DEPTH)
+      throw new PageTooComplexError(`the page nests its elements more than ${MAX_PAGE_DEPTH} deep`);
+    if (++elements > MAX_PAGE_ELEMENTS)
+      throw new PageTooComplexError(`the page has more than ${MAX_PAGE_ELEMENTS} elements`);
+    for (const child of Array.from<any>(element.children)) stack.push([child, depth + 1]);
+  }
+}
+
+/** "Headline | Site" or "Site - Headline" → "Headline", when the other part is the site's name. */
+function withoutSiteName(title: string, siteName: string | undefined): string {
+  if (!siteName) return title;
+  const parts = title.split(/\s+[|\u2013\u2014\u00b7\u2022-]\s+/);
+  const rest = parts.filter((p) => p.trim().toLowerCase() !== siteName.toLowerCase());
+  return rest.length > 0 && rest.length < parts.length ? rest.join(' - ').trim() : title;
+}
+
+function present(value: string | null | undefined): string | undefined {
+  const text = value ? collapseWhitespace(value) : '';
+  return text || undefined;
+}
+
+/** The article of a page; throws PageTooComplexError for a page past MAX_PAGE_DEPTH or MAX_PAGE_ELEMENTS. */
 export function extractArticle(html: string): ExtractedArticle {
-  const root = parseHtml(html);
-  const siteName = meta(root, 'og:site_name');
-  const h1 = find(root, (n) => n.tag === 'h1');
-  const titleTag = find(root, (n) => n.tag === 'title');
-  const rawTitle =
-    meta(root, 'og:title') ?? (h1 && paragraphText(h1)) ?? (titleTag && paragraphText(titleTag));
-  const title = rawTitle ? cleanTitle(rawTitle, siteName) : undefined;
-  const language =
-    find(root, (n) => n.tag === 'html')
-      ?.attrs.lang?.split(/[-_]/)[0]
-      ?.toLowerCase() || undefined;
-
-  const page = find(root, (n) => n.tag === 'body') ?? root;
-  const body = withoutChrome(page, collapseWhitespace(textOf(page)).length);
-  const articles = [...elements(body)].filter((n) => n.tag === 'article');
-  const container =
-    articles.sort((a, b) => paragraphText(b).length - paragraphText(a).length)[0] ??
-    find(body, (n) => n.tag === 'main' || n.attrs.role === 'main') ??
-    densestContainer(body);
+  checkNesting(html);
+  const document = parseDocument(html);
+  removeNonText(document);
+  checkSize(document);
+  const language = present(document.querySelector('html[lang]')?.getAttribute('lang'))
+    ?.split(/[-_]/)[0]
+    ?.toLowerCase();
+  removeLooseChrome(document);
+  const article = new Readability<DomNode>(document, { serializer: (node) => node as DomNode }).parse();
+  const siteName = present(article?.siteName);
+  const title = present(article?.title);
+  const publishedTime = present(article?.publishedTime);
 
   const paragraphs: string[] = [];
-  for (const block of blocksOf(container)) {
-    const text = paragraphText(block);
-    if (isArticleText(text, collapseWhitespace(linkTextOf(block))) && !paragraphs.includes(text))
-      paragraphs.push(text);
+  for (const block of article?.content ? textBlocks(article.content) : []) {
+    if (!block.heading && isArticleText(block) && !paragraphs.includes(block.text))
+      paragraphs.push(block.text);
   }
   return {
-    ...(title ? { title } : {}),
+    ...(title ? { title: withoutSiteName(title, siteName) } : {}),
+    ...(present(article?.byline) ? { byline: present(article?.byline) } : {}),
     ...(siteName ? { siteName } : {}),
+    ...(publishedTime && !Number.isNaN(Date.parse(publishedTime)) ? { publishedTime } : {}),
     ...(language ? { language } : {}),
     paragraphs,
   };

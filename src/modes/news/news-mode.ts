@@ -138,11 +138,6 @@ export function newsMode(deps: StockEngineDeps & { llmConfigured: boolean }): Mo
         renderSeconds: stockRenderEstimate(seconds),
         durationSec: seconds,
         warnings: [
-          ...(request.aspectRatio !== '9:16'
-            ? [
-                `aspectRatio ${request.aspectRatio} is accepted, but news videos are rendered 9:16 (1080×1920).`,
-              ]
-            : []),
           request.sourceUrl
             ? `sourceUrl is fetched when the job runs and summarized to at most about ${seconds} s; a shorter article makes a shorter video (at least ${MIN_VIDEO_SEC} s).`
             : 'No sourceUrl: the script is written from niches and keywords by the service’s writer; it states no facts from any source.',
@@ -172,6 +167,7 @@ export function newsMode(deps: StockEngineDeps & { llmConfigured: boolean }): Mo
         includeBranding: true,
         progressBar: { enabled: false, position: 'bottom' as const },
         platforms: [],
+        aspectRatio: r.aspectRatio,
       };
 
       let request: StockEngineRequest;
@@ -186,6 +182,8 @@ export function newsMode(deps: StockEngineDeps & { llmConfigured: boolean }): Mo
           format: r.format,
           budgetWords: scriptBudget({ durationSec: seconds, voiceSpeed: 1 }).targetWords,
           keywords: r.keywords,
+          // Sentences are split by the page's own language, whatever voice reads them.
+          ...(article.language ? { language: article.language } : {}),
         });
         const language = r.voiceId
           ? narrationLanguage(r.voiceId)
@@ -221,7 +219,7 @@ export function newsMode(deps: StockEngineDeps & { llmConfigured: boolean }): Mo
         news = { format: r.format, duration: r.duration, writtenFrom: topic };
       }
       const output = await runStockEngine(ctx, request, deps);
-      return { ...output, artifacts: { ...output.artifacts, aspectRatio: '9:16', news } };
+      return { ...output, artifacts: { ...output.artifacts, aspectRatio: r.aspectRatio, news } };
     },
   };
 }

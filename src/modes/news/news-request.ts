@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { fetchableUrl } from '../shared/field-schemas.ts';
+import type { AspectRatio } from '../../media/clips/reframe.ts';
+import { userUrl } from '../../platform/net/user-url.ts';
 import { NEWS_FORMATS } from './news-summary.ts';
 
 // POST /videos/news keeps the camelCase body of spec 1 §4.8. The shared aliases that would rename its own
@@ -8,7 +9,8 @@ import { NEWS_FORMATS } from './news-summary.ts';
 
 export const NEWS_DURATIONS = { '30s': 30, '60s': 60, '90s': 90, '2min': 120 } as const;
 export type NewsDuration = keyof typeof NEWS_DURATIONS;
-export const NEWS_ASPECT_RATIOS = ['9:16', '16:9', '1:1'] as const;
+/** Rendered at 1080×1920, 1920×1080 and 1080×1080. */
+export const NEWS_ASPECT_RATIOS = ['9:16', '16:9', '1:1'] as const satisfies readonly AspectRatio[];
 
 export const NEWS_KEEP_FIELDS = ['voiceId', 'aspectRatio', 'duration'];
 export const NEWS_ALIASES: Record<string, string> = {
@@ -41,12 +43,12 @@ export function prepareNewsBody(body: Record<string, unknown>, warnings: string[
 
 export const newsRequestSchema = z
   .object({
-    sourceUrl: fetchableUrl.optional(),
+    sourceUrl: userUrl.optional(),
     niches: z.array(z.string().trim().min(1).max(80)).max(10).default([]),
     keywords: z.array(z.string().trim().min(1).max(100)).max(32).default([]),
     format: z.enum(NEWS_FORMATS).optional(),
     voiceId: z.string().min(1).max(100).optional(),
-    backgroundMusicUrl: fetchableUrl.optional(),
+    backgroundMusicUrl: userUrl.optional(),
     aspectRatio: z.enum(NEWS_ASPECT_RATIOS).default('9:16'),
     duration: z.enum(Object.keys(NEWS_DURATIONS) as [NewsDuration, ...NewsDuration[]]).default('60s'),
   })

@@ -4,7 +4,7 @@ import type { JobContext } from '../../platform/modes/mode.ts';
 import { UrlRejectedError } from '../../platform/net/url-guard.ts';
 import type { MusicBedFile } from '../../media/library/stock-library.ts';
 import { probeMedia } from '../../media/ffmpeg/probe.ts';
-import { extractArticle, type ExtractedArticle } from './html-extract.ts';
+import { extractArticle, PageTooComplexError, type ExtractedArticle } from './html-extract.ts';
 import { collapseWhitespace } from './html-text.ts';
 
 // Everything /videos/news fetches, always through the URL guard with size and time limits: the source page
@@ -50,6 +50,21 @@ function plainTextArticle(text: string): ExtractedArticle {
   };
 }
 
+/** The article of an HTML page; a page too complex to read fails the job as the caller's input, never as a crash. */
+export function readPage(html: string): ExtractedArticle {
+  try {
+    return extractArticle(html);
+  } catch (error) {
+    if (!(error instanceof PageTooComplexError)) throw error;
+    throw new JobFailure({
+      code: 'SOURCE_HAS_NO_TEXT',
+      category: 'input',
+      message: `sourceUrl: ${error.message}, too complex to read as an article.`,
+      retryable: false,
+    });
+  }
+}
+
 export async function fetchArticle(
   ctx: JobContext<unknown>,
   url: string,
@@ -79,7 +94,7 @@ export async function fetchArticle(
     });
   }
   const text = decodePage(response.body, contentType);
-  const article = html ? extractArticle(text) : plainTextArticle(text);
+  const article = html ? readPage(text) : plainTextArticle(text);
   if (article.paragraphs.length === 0) {
     throw new JobFailure({
       code: 'SOURCE_HAS_NO_TEXT',

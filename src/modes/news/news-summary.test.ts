@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { contentTerms, newsNarration, scoreSentences } from './news-summary.ts';
+import { newsNarration, scoreSentences } from './news-summary.ts';
 
 const ARTICLE = [
   'The city of Porthaven switched on a floating solar farm on Tuesday, covering the disused dock basin with twelve thousand panels.',
@@ -11,15 +11,6 @@ const ARTICLE = [
   'Subscribe to our newsletter for more stories like this one every single morning.',
 ];
 const TITLE = 'Porthaven opens floating solar farm';
-
-void describe('contentTerms', () => {
-  const cases: [string, string[]][] = [
-    ['The panels float on the basin', ['panel', 'float', 'basin']],
-    ["The city's new policies", ['city', 'new', 'policy']],
-    ['Glass and bus pass', ['glass', 'bus', 'pass']],
-  ];
-  for (const [text, terms] of cases) void test(text, () => assert.deepEqual(contentTerms(text), terms));
-});
 
 void describe('scoreSentences', () => {
   const scored = scoreSentences(ARTICLE, { title: TITLE });

@@ -1,5 +1,5 @@
 import { countWords } from '../../media/script/budget.ts';
-import { isStopWord } from '../../media/script/english.ts';
+import { contentTerms, REDUNDANT_OVERLAP, termOverlap } from '../../media/script/key-sentences.ts';
 import { splitSentences } from '../../media/script/sentences.ts';
 import { withStop } from '../article/markdown-strip.ts';
 
@@ -29,6 +29,8 @@ export interface NewsNarrationInput {
   /** Words the narration may have in total (openers and closers included). */
   budgetWords: number;
   keywords: string[];
+  /** Language of the article, for the sentence rules. */
+  language?: string;
 }
 
 export interface NewsNarration {
@@ -43,29 +45,13 @@ const BOILERPLATE =
 /** Headlines are a short list: no more items, and each item short when the article allows. */
 const HEADLINE_ITEMS = 5;
 const HEADLINE_MAX_WORDS = 25;
-/** Two sentences sharing more than this share of their content words say the same thing. */
-const REDUNDANT = 0.6;
-
-/** Content words of a text: lower-cased, stop words and short words out, simple plurals folded. */
-export function contentTerms(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? [])
-    .map((w) => w.replace(/'s$/, ''))
-    .filter((w) => w.length > 2 && !isStopWord(w))
-    .map((w) =>
-      w.length > 4 && w.endsWith('ies')
-        ? `${w.slice(0, -3)}y`
-        : w.length > 3 && w.endsWith('s') && !w.endsWith('ss')
-          ? w.slice(0, -1)
-          : w,
-    );
-}
 
 export function scoreSentences(
   paragraphs: string[],
-  options: { title?: string; keywords?: string[] } = {},
+  options: { title?: string; keywords?: string[]; language?: string } = {},
 ): ScoredSentence[] {
   const raw = paragraphs.flatMap((p, paragraph) =>
-    splitSentences(p).map((text, inParagraph) => ({ text, paragraph, inParagraph })),
+    splitSentences(p, options.language).map((text, inParagraph) => ({ text, paragraph, inParagraph })),
   );
   const termLists = raw.map((s) => contentTerms(s.text));
   const frequency = new Map<string, number>();
@@ -90,13 +76,6 @@ export function scoreSentences(
   });
 }
 
-function overlap(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
-  let shared = 0;
-  for (const t of a) if (b.has(t)) shared++;
-  return shared / Math.min(a.size, b.size);
-}
-
 /** Best sentences first, skipping repeats, until the budget is spent (a sentence that does not fit is passed over). */
 function pick(
   candidates: ScoredSentence[],
@@ -109,7 +88,7 @@ function pick(
     if (s.score < 0 || words + s.words > budget) continue;
     if (rule.maxItems !== undefined && chosen.length >= rule.maxItems) break;
     if (rule.onePerParagraph && chosen.some((c) => c.paragraph === s.paragraph)) continue;
-    if (chosen.some((c) => overlap(c.terms, s.terms) > REDUNDANT)) continue;
+    if (chosen.some((c) => termOverlap(c.terms, s.terms) >= REDUNDANT_OVERLAP)) continue;
     chosen.push(s);
     words += s.words;
   }
@@ -189,7 +168,11 @@ function shapeOf(format: NewsFormat, title: string | undefined, site: string | u
 }
 
 export function newsNarration(input: NewsNarrationInput): NewsNarration {
-  const scored = scoreSentences(input.paragraphs, { title: input.title, keywords: input.keywords });
+  const scored = scoreSentences(input.paragraphs, {
+    title: input.title,
+    keywords: input.keywords,
+    language: input.language,
+  });
   const shape = shapeOf(input.format, input.title, input.siteName);
   const fixed = [...shape.opener, ...shape.closer].reduce((n, line) => n + countWords(line), 0);
   let { lines, sentences } = shape.arrange(scored, input.budgetWords - fixed);

@@ -1,4 +1,5 @@
 import type { PipelineServices } from '../../platform/modes/mode.ts';
+import type { UrlGuard } from '../../platform/net/url-guard.ts';
 import { brandSchema, type Brand } from './field-schemas.ts';
 
 // Modes that always use the account's saved brand (Magic, article-to-video): the saved brand is read at
@@ -18,23 +19,24 @@ export function ignoreRequestBrand(body: Record<string, unknown>, warnings: stri
 }
 
 /**
- * The account's saved brand as a per-video brand (spec 2.7). Each field is checked on its own, so one bad
- * saved value (say, a colour written as "red") drops that field instead of the whole brand.
+ * The account's saved brand as a per-video brand (spec 2.7). Each field is checked on its own (URLs under the
+ * guard's rules), so one bad saved value (say, a colour written as "red") drops that field instead of the
+ * whole brand.
  */
-export function sanitizeBrand(saved: Record<string, unknown> | null): Brand | undefined {
+export function sanitizeBrand(saved: Record<string, unknown> | null, urlGuard: UrlGuard): Brand | undefined {
   if (!saved) return undefined;
   const shape = brandSchema.shape;
   const brand: Record<string, unknown> = {};
   for (const [key, schema] of Object.entries(shape)) {
     if (saved[key] === undefined || saved[key] === null) continue;
-    const parsed = schema.safeParse(saved[key]);
+    const parsed = urlGuard.validating(() => schema.safeParse(saved[key]));
     if (parsed.success && parsed.data !== undefined) brand[key] = parsed.data;
   }
   return Object.keys(brand).length > 0 ? brand : undefined;
 }
 
 export async function accountBrand(
-  services: Pick<PipelineServices, 'accountBrand'>,
+  services: Pick<PipelineServices, 'accountBrand' | 'urlGuard'>,
 ): Promise<Brand | undefined> {
-  return sanitizeBrand(await services.accountBrand());
+  return sanitizeBrand(await services.accountBrand(), services.urlGuard);
 }

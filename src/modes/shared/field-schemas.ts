@@ -1,26 +1,12 @@
 import { z } from 'zod';
 import { NICHES } from '../../media/footage/niches.ts';
+import { userUrl } from '../../platform/net/user-url.ts';
 import { LANGUAGES, TONES } from './enums.ts';
 
 // Field schemas shared by the stock-engine modes (spec 1 §2.7, §4.2). Each object is strict where the spec
 // says unknown fields give 400, and normalizes its aliases to one canonical shape.
 
 export const hexColor = z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'must be a colour like #RRGGBB');
-
-/** Public https URL, syntax only here; the URL guard resolves and checks it before anything is fetched. */
-export const httpsUrl = z
-  .string()
-  .max(2048)
-  .refine(
-    (value) => URL.canParse(value) && new URL(value).protocol === 'https:',
-    'must be a public https URL',
-  );
-
-/** A URL the service will fetch: the outbound URL guard decides (https only, public hosts) before charging. */
-export const fetchableUrl = z
-  .string()
-  .max(2048)
-  .refine((value) => URL.canParse(value), 'must be a public https URL');
 
 const keywordList = z.array(z.string().trim().min(1).max(100)).max(32, 'at most 32 terms');
 
@@ -30,8 +16,8 @@ export const footageKeywords = keywordList;
 export const brandSchema = z
   .strictObject({
     name: z.string().min(1).max(80).optional(),
-    website_url: httpsUrl.optional(),
-    logo_url: fetchableUrl.optional(),
+    website_url: userUrl.optional(),
+    logo_url: userUrl.optional(),
     primary_color: hexColor.optional(),
     accent_color: hexColor.optional(),
     tone: z.enum(TONES).optional(),

@@ -6,6 +6,7 @@ import type { JobContext, JobOutput } from '../../platform/modes/mode.ts';
 import { UrlRejectedError } from '../../platform/net/url-guard.ts';
 import { buildAss } from '../../media/captions/build-ass.ts';
 import { captionStyleFromRequest } from '../../media/captions/caption-presets.ts';
+import { outputSize, type AspectRatio } from '../../media/clips/reframe.ts';
 import { renderComposition } from '../../media/compose/render-composition.ts';
 import type { ComposeScene, ComposeSpec } from '../../media/compose/compose-spec.ts';
 import { extractPoster } from '../../media/ffmpeg/measure.ts';
@@ -57,6 +58,8 @@ export interface StockEngineRequest {
   /** The brand of this video (request brand, or the account brand where the mode uses it). */
   brand?: Brand;
   platforms: string[];
+  /** Shape of the output frame; 9:16 (1080×1920) when absent. */
+  aspectRatio?: AspectRatio;
 }
 
 export interface StockEngineDeps {
@@ -66,7 +69,6 @@ export interface StockEngineDeps {
   renderPreset: string;
 }
 
-const FRAME = { width: 1080, height: 1920 };
 const TAIL_SEC = 0.8;
 const MAX_VIDEO_SEC = 120;
 const WATERMARK = 'Made with Reelsmith';
@@ -139,6 +141,8 @@ export async function runStockEngine(
   deps: StockEngineDeps,
 ): Promise<JobOutput> {
   const { workDir, signal, services } = ctx;
+  // Footage is cover-cropped, and captions, safe zones, logo and watermark are laid out, for this frame.
+  const frame = outputSize(request.aspectRatio ?? '9:16');
 
   const script = await stage<ScriptStage>(workDir, 'script', async () => {
     await ctx.progress('script', 5, request.script ? 'Preparing your script.' : 'Writing the script.');
@@ -156,7 +160,12 @@ export async function runStockEngine(
           keywords: request.brand.keywords,
         },
       });
-      return { script: request.script, sentences: splitSentences(request.script), ...copy, writer: 'sent' };
+      return {
+        script: request.script,
+        sentences: splitSentences(request.script, request.language),
+        ...copy,
+        writer: 'sent',
+      };
     }
     const written = await deps.writer.write({
       prompt: request.prompt,
@@ -307,14 +316,14 @@ export async function runStockEngine(
   let assPath: string | undefined;
   if (captionStyle) {
     assPath = join(workDir, 'captions.ass');
-    await writeFile(assPath, buildAss(voice.words, captionStyle, FRAME));
+    await writeFile(assPath, buildAss(voice.words, captionStyle, frame));
   }
   const logoPath = request.brand?.logo_url ? await downloadLogo(ctx, request.brand.logo_url) : undefined;
 
   const output = join(workDir, 'video.mp4');
   const spec: ComposeSpec = {
     outputPath: output,
-    ...FRAME,
+    ...frame,
     fps: 30,
     durationSec: voice.videoSec,
     scenes: footage.scenes,

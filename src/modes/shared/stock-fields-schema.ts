@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { userUrl } from '../../platform/net/user-url.ts';
 import { CONTENT_PURPOSES, CONTENT_STYLES, PLATFORMS } from './enums.ts';
 import {
   captionStyleSchema,
   clipTypeSchema,
   ctaSchema,
-  fetchableUrl,
   footageKeywords,
   languageSchema,
   musicSchema,
@@ -23,7 +23,7 @@ export const stockFieldShape = {
   include_branding: z.boolean().default(true),
   footage_keywords: footageKeywords.default([]),
   exclude_keywords: footageKeywords.default([]),
-  asset_urls: z.array(fetchableUrl).max(20).default([]),
+  asset_urls: z.array(userUrl).max(20).default([]),
   caption_style: captionStyleSchema.optional(),
   captions: z.boolean().default(true),
   caption_language: languageSchema.optional(),

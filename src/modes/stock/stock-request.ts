@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { brandSchema, httpsUrl } from '../shared/field-schemas.ts';
+import { userUrl } from '../../platform/net/user-url.ts';
+import { brandSchema } from '../shared/field-schemas.ts';
 import { normalizeStockFields, stockFieldShape } from '../shared/stock-fields-schema.ts';
 import { foldCaptionAliases, foldMusicAliases, foldProgressBarAliases } from '../shared/nested-aliases.ts';
 
@@ -26,7 +27,7 @@ export const stockRequestSchema = z
     brand: brandSchema.optional(),
     brand_id: z.string().min(1).max(128).optional(),
     customer_id: z.string().min(1).max(128).optional(),
-    website_url: httpsUrl.optional(),
+    website_url: userUrl.optional(),
   })
   .superRefine((body, ctx) => {
     if (!body.prompt && !body.topic && !body.script) {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UrlGuard } from '../../platform/net/url-guard.ts';
-import { runProcess } from '../../media/speech/run-process.ts';
+import { runProcess } from '../../media/process/run-process.ts';
 import {
   checkDuration,
   detectFormat,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { userUrl } from '../../platform/net/user-url.ts';
 import { CAPTION_STYLE_IDS } from '../../media/captions/style-catalogue.ts';
 import { baseLanguage } from '../../media/speech/recognizer.ts';
-import { fetchableUrl } from '../shared/field-schemas.ts';
 import type { SourceFormat } from './source-media.ts';
 import { OUTPUT_FORMATS } from './transcript.ts';
 
@@ -14,7 +14,7 @@ export const DEFAULT_CAPTION_STYLE = 'clean-highlight';
 export const captionStyleId = z.enum(CAPTION_STYLE_IDS as [string, ...string[]]);
 
 export const transcribeRequestSchema = z.strictObject({
-  media_url: fetchableUrl,
+  media_url: userUrl,
   language_hint: z
     .string()
     .regex(/^[A-Za-z]{2}(?:[-_][A-Za-z0-9]{2,8})?$/, 'must be an ISO 639-1 code such as "en"')

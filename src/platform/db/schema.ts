@@ -99,19 +99,39 @@ export interface RequestFingerprintsTable {
   accepted_at: Timestamp | null;
 }
 
+export type WebhookDeliveryState = 'pending' | 'delivered' | 'failed' | 'superseded';
+
 export interface WebhookDeliveriesTable {
   id: string;
+  /** The event's id as the receiver sees it; a redelivery is another row with the same event_id. */
+  event_id: string;
   account_id: string;
   job_id: string;
   url: string;
+  /** The URL's origin: attempts in flight are capped per destination. */
+  destination: string;
   event_type: string;
   payload: Json;
-  state: Generated<'pending' | 'delivered' | 'failed'>;
+  state: Generated<WebhookDeliveryState>;
   attempts: Generated<number>;
   last_status: number | null;
   last_error: string | null;
+  next_attempt_at: Timestamp | null;
+  /** Set while an attempt is in flight. */
+  lease_expires_at: Timestamp | null;
   created_at: Timestamp;
   delivered_at: Timestamp | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  attempt: number;
+  started_at: Timestamp;
+  duration_ms: number;
+  /** The receiver's HTTP status; null when it gave none (timeout, refused connection, refused URL). */
+  status: number | null;
+  error: string | null;
 }
 
 export interface RateCountersTable {
@@ -174,6 +194,7 @@ export interface Database {
   idempotency_records: IdempotencyRecordsTable;
   request_fingerprints: RequestFingerprintsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   rate_counters: RateCountersTable;
   stock_clips: StockClipsTable;
   clipped_videos: ClippedVideosTable;

@@ -12,7 +12,8 @@ import { type Answer, type Caller, errorAnswer, type GenerationService } from '.
 // POST /batch (spec 1 §4.10): each item runs through its endpoint's normal path; one item's refusal never
 // touches the others; the whole batch answer is stored under the batch's Idempotency-Key.
 
-export const BATCH_ENDPOINTS = [
+/** The endpoints spec 1 §4.10 allows in a batch; a server accepts those of them it serves. */
+const BATCHABLE_ENDPOINTS = [
   'generate-and-post',
   'clipper/vidsite',
   'videos/text-to-video',
@@ -21,6 +22,11 @@ export const BATCH_ENDPOINTS = [
 ];
 export const MAX_BATCH_JOBS = 25;
 
+/** The batchable endpoints this server serves (listed by /capabilities, accepted by /batch). */
+export function servedBatchEndpoints(registry: ModeRegistry): string[] {
+  return BATCHABLE_ENDPOINTS.filter((endpoint) => registry.forEndpoint(endpoint));
+}
+
 const batchSchema = z.object({
   jobs: z
     .array(
@@ -28,7 +34,7 @@ const batchSchema = z.object({
         endpoint: z
           .string()
           .transform((e) => e.replace(/^\/+/, '').replace(/^api\/v1\//, ''))
-          .pipe(z.enum(BATCH_ENDPOINTS)),
+          .pipe(z.enum(BATCHABLE_ENDPOINTS)),
         body: z.record(z.string(), z.unknown()),
         idempotency_key: z.string().min(8).max(256).optional(),
       }),
@@ -54,7 +60,7 @@ export class BatchService {
       .map((job, index) => ({ job, index }))
       .filter(({ job }) => !this.registry.forEndpoint(job.endpoint));
     if (missing.length > 0) {
-      const installed = BATCH_ENDPOINTS.filter((e) => this.registry.forEndpoint(e));
+      const installed = servedBatchEndpoints(this.registry);
       throw invalidInputError(
         missing.map(({ job, index }) => ({
           field: `jobs[${index}].endpoint`,

@@ -215,7 +215,7 @@ export function parseGenerateRequest<R>(
   mode.prepare?.(body, warnings);
   const issues: FieldIssue[] = [];
   const options = takeDeliveryOptions(body, mode, urlGuard, issues, warnings);
-  const parsed = mode.schema.safeParse(body);
+  const parsed = urlGuard.validating(() => mode.schema.safeParse(body));
   if (!parsed.success) issues.push(...fieldIssues(parsed.error));
   if (issues.length > 0 || !parsed.success) throw invalidInputError(issues);
   return { request: parsed.data, options, warnings };

@@ -1,15 +1,45 @@
 import { createHash } from 'node:crypto';
 
-/** JSON with object keys sorted at every level, so the same body in any field order hashes the same. */
+/** Literal output text, queued between the values still to be written. */
+class Token {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * JSON with object keys sorted at every level, so the same body in any field order hashes the same. Written
+ * with an explicit work stack instead of recursion, so no nesting depth can exhaust the call stack; the output
+ * is unchanged from the recursive form, so stored request fingerprints keep matching.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  const out: string[] = [];
+  const work: unknown[] = [value];
+  while (work.length > 0) {
+    const item = work.pop();
+    if (item instanceof Token) {
+      out.push(item.text);
+    } else if (Array.isArray(item)) {
+      work.push(new Token(']'));
+      for (let i = item.length - 1; i >= 0; i--) {
+        work.push(item[i]);
+        if (i > 0) work.push(new Token(','));
+      }
+      work.push(new Token('['));
+    } else if (item !== null && typeof item === 'object') {
+      const entries = Object.entries(item as Record<string, unknown>)
+        .filter(([, v]) => v !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      work.push(new Token('}'));
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
+        work.push(child, new Token(`${JSON.stringify(key)}:`));
+        if (i > 0) work.push(new Token(','));
+      }
+      work.push(new Token('{'));
+    } else {
+      out.push(JSON.stringify(item) ?? 'null');
+    }
   }
-  return JSON.stringify(value) ?? 'null';
+  return out.join('');
 }
 
 export function sha256(text: string): string {

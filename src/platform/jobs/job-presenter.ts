@@ -2,6 +2,8 @@ import { extname } from 'node:path';
 import type { JobRow } from '../db/schema.ts';
 import type { OutputFile } from '../modes/mode.ts';
 import type { MediaStore } from '../storage/media-store.ts';
+import type { DeliveryWithAttempts } from '../webhooks/webhook-deliveries-repo.ts';
+import { presentJobWebhook } from '../webhooks/webhook-delivery-presenter.ts';
 import type { ProgressEvent } from './jobs-repo.ts';
 
 /** Links to stored files are signed afresh on every read and live this long (spec: 24 h). */
@@ -63,12 +65,16 @@ export function presentArtifacts(job: JobRow, store: MediaStore, now = new Date(
   return out;
 }
 
-/** Spec 1 §2.2: the job record served by GET /jobs/{id}. */
+/**
+ * Spec 1 §2.2: the job record served by GET /jobs/{id}. With `webhookDeliveries` (read for GET), a job with a
+ * webhook_url also shows its callback's state and attempts.
+ */
 export function presentJob(
   job: JobRow,
   events: ProgressEvent[],
   store: MediaStore,
   now = new Date(),
+  webhookDeliveries?: DeliveryWithAttempts[],
 ): Record<string, unknown> {
   return {
     id: job.id,
@@ -92,6 +98,9 @@ export function presentJob(
     ...(job.agent_run_id ? { agent_run_id: job.agent_run_id } : {}),
     ...(job.private_delivery
       ? { delivery: { visibility: 'private', link_ttl_seconds: LINK_TTL_SECONDS } }
+      : {}),
+    ...(job.webhook_url && webhookDeliveries
+      ? { webhook: presentJobWebhook(job.webhook_url, webhookDeliveries) }
       : {}),
   };
 }

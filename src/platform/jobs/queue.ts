@@ -17,7 +17,17 @@ export interface GenerationMessage {
 }
 export interface WebhookMessage {
   deliveryId: string;
+  /** The attempt this message makes (1 = first); absent in messages queued before attempts were numbered. */
+  attempt?: number;
+  /** How many times this attempt has waited for a free slot at its destination. */
+  destinationWaits?: number;
 }
+
+/**
+ * Retries of a webhook message by the queue itself: only when its handler crashed or was stopped mid-attempt
+ * (failed attempts are rescheduled by the sender along the webhook retry schedule).
+ */
+const WEBHOOK_MESSAGE_RETRIES = 5;
 
 /** Lets pg-boss write inside one of our transactions, so a message exists exactly when its job does. */
 function inTransaction(ex: Executor): PgBoss.Db {
@@ -71,7 +81,7 @@ export class JobQueue {
       deadLetter: QUEUES.generationDead,
     });
     await declare(QUEUES.webhook, {
-      retryLimit: Math.max(0, webhooks.maxAttempts - 1),
+      retryLimit: WEBHOOK_MESSAGE_RETRIES,
       retryDelay: 5,
       retryBackoff: true,
       expireInSeconds: Math.max(30, Math.ceil(webhooks.timeoutMs / 1000) * 3),
@@ -87,9 +97,29 @@ export class JobQueue {
     });
   }
 
-  async enqueueWebhook(ex: Executor, deliveryId: string): Promise<void> {
-    const message: WebhookMessage = { deliveryId };
-    await this.boss.send(QUEUES.webhook, message as object, { db: inTransaction(ex) });
+  /** Queues one webhook attempt, due after `startAfterMs` (the queue's clock counts from the database's now). */
+  async enqueueWebhook(ex: Executor, message: WebhookMessage, startAfterMs = 0): Promise<void> {
+    // pg-boss reads a number as seconds of an interval; whole milliseconds keep it out of exponent notation.
+    const startAfter = Math.round(startAfterMs) / 1000;
+    await this.boss.send(QUEUES.webhook, message as object, {
+      db: inTransaction(ex),
+      ...(startAfter > 0 ? { startAfter } : {}),
+    });
+  }
+
+  /** Takes up to `count` due webhook messages; each must then be completed or failed. */
+  async fetchWebhooks(count: number): Promise<PgBoss.JobWithMetadata<WebhookMessage>[]> {
+    return this.boss.fetch<WebhookMessage>(QUEUES.webhook, { batchSize: count, includeMetadata: true });
+  }
+
+  /** Completes a webhook message inside `ex`, so its outcome and any follow-up message commit together. */
+  async completeWebhook(ex: Executor, messageId: string): Promise<void> {
+    await this.boss.complete(QUEUES.webhook, messageId, {}, { db: inTransaction(ex) });
+  }
+
+  /** Hands a webhook message back to the queue's own retries (its handler crashed or was stopped). */
+  async failWebhook(messageId: string, error: Error): Promise<void> {
+    await this.boss.fail(QUEUES.webhook, messageId, { message: error.message });
   }
 
   async depth(): Promise<Record<string, number>> {

@@ -23,6 +23,7 @@ import {
   transitionJob,
 } from './jobs-repo.ts';
 import { QUEUES, type GenerationMessage, type JobQueue } from './queue.ts';
+import type { RenderActivity } from './render-activity.ts';
 import { jobWorkDir } from './work-dirs.ts';
 
 export interface WorkerDeps {
@@ -35,6 +36,8 @@ export interface WorkerDeps {
   notifications: Notifications;
   urlGuard: UrlGuard;
   log: Logger;
+  /** Told when a job starts and ends rendering, so background work can step aside. */
+  renders?: RenderActivity;
 }
 
 type AbortReason = 'cancelled' | 'timeout' | 'shutdown';
@@ -203,6 +206,7 @@ export class GenerationWorker {
 
     const controller = new AbortController();
     this.active.set(jobId, controller);
+    const rendered = await this.deps.renders?.begin(jobId, new Date(job.deadline_at));
     const msLeft = new Date(job.deadline_at).getTime() - Date.now();
     const deadline = setTimeout(() => controller.abort('timeout'), Math.max(0, msLeft));
     const workDir = jobWorkDir(config, jobId);
@@ -273,6 +277,7 @@ export class GenerationWorker {
     } finally {
       clearTimeout(deadline);
       this.active.delete(jobId);
+      await rendered?.();
       if (!keepWorkDir) await rm(workDir, { recursive: true, force: true }).catch(() => {});
     }
   }

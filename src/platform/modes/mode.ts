@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Db, Tx } from '../db/database.ts';
 import type { UrlGuard } from '../net/url-guard.ts';
+import { PRICE_TABLE, type PriceBook, type PriceEntry } from '../pricing/price-table.ts';
 import type { MediaStore } from '../storage/media-store.ts';
 import type { WebhookEventNames } from '../webhooks/webhook-events.ts';
 
@@ -94,7 +95,7 @@ export interface JobOutput {
  * the registry, so adding a mode means adding one folder under src/modes/.
  */
 export interface ModeDefinition<R = any> {
-  /** Registry key and the job record's `operation`. */
+  /** Registry key, the job record's `operation` and the key of its price-table entry. */
   name: string;
   /** Route path under /api/v1, without the leading slash. */
   endpoint: string;
@@ -146,14 +147,25 @@ export class ModeRegistry {
   private readonly byName = new Map<string, ModeDefinition>();
   private readonly byEndpoint = new Map<string, ModeDefinition>();
 
-  constructor(modes: ModeDefinition[] = []) {
+  /** `prices` is the product's price table; tests that mount their own modes pass one that prices them. */
+  constructor(
+    modes: ModeDefinition[] = [],
+    private readonly prices: PriceBook = PRICE_TABLE,
+  ) {
     for (const mode of modes) this.register(mode);
   }
 
-  /** Refuses a second mode with the same name or route: start-up fails instead of one silently winning. */
+  /**
+   * Refuses a second mode with the same name or route, and a mode the price table does not price: start-up
+   * fails instead of one silently winning or a catalog showing a null price.
+   */
   register(mode: ModeDefinition): void {
     if (this.byName.has(mode.name)) throw new Error(`Mode ${mode.name} is registered twice`);
     if (this.byEndpoint.has(mode.endpoint)) throw new Error(`Route ${mode.endpoint} is served by two modes`);
+    if (!Object.hasOwn(this.prices, mode.name))
+      throw new Error(
+        `Mode ${mode.name} has no entry in the price table (src/platform/pricing/price-table.ts)`,
+      );
     this.byName.set(mode.name, mode);
     this.byEndpoint.set(mode.endpoint, mode);
   }
@@ -168,5 +180,10 @@ export class ModeRegistry {
 
   all(): ModeDefinition[] {
     return [...this.byName.values()];
+  }
+
+  /** The price-table entry of a registered mode (present for every mode: checked at registration). */
+  priceEntry(mode: ModeDefinition): PriceEntry {
+    return this.prices[mode.name]!;
   }
 }

@@ -32,6 +32,7 @@ import { pipeline } from 'node:stream/promises';
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
 import { guardedConnectLookup, resolveChecked, systemLookup, type HostLookup } from './guarded-lookup.ts';
 import { checkUrlSyntax, isIpLiteral } from './url-syntax.ts';
+import { withUserUrlRules } from './user-url.ts';
 import { UrlRejectedError } from './url-rejected-error.ts';
 
 export interface UrlGuardOptions {
@@ -217,6 +218,11 @@ export class UrlGuard {
   /** Syntax-only check (no DNS) for instant request validation. Throws UrlRejectedError. */
   checkUrlSyntax(raw: string): URL {
     return checkUrlSyntax(raw, this.allowLoopback);
+  }
+
+  /** Runs a request schema's parse under this guard's rules for user URL fields (user-url.ts). */
+  validating<T>(parse: () => T): T {
+    return withUserUrlRules({ allowLoopback: this.allowLoopback }, parse);
   }
 
   /** Syntax check plus DNS: every address the host resolves to must be allowed. */

@@ -79,7 +79,12 @@ export function checkUrlSyntax(raw: string, allowLoopback: boolean): URL {
   const host = bareHost(url);
   if (host === '') throw new UrlRejectedError('invalid_url', 'URL has no host');
   if (isIpLiteral(url)) {
-    throw new UrlRejectedError('ip_literal', `URL host ${host} is an IP address; use a public host name`);
+    const category = classifyAddress(host);
+    const range = category === 'public' ? '' : ` in the ${category} range`;
+    throw new UrlRejectedError(
+      'ip_literal',
+      `URL host ${host} is an IP address${range}; use a public host name`,
+    );
   }
   if (isInternalName(host)) {
     throw new UrlRejectedError('internal_host', `URL host "${host}" is an internal or single-label name`);

@@ -1,9 +1,15 @@
 import type { JobRow } from '../db/schema.ts';
-import type { Executor } from '../db/database.ts';
+import type { Db, Executor } from '../db/database.ts';
 import { newId } from '../ids.ts';
 import { presentArtifacts } from '../jobs/job-presenter.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { MediaStore } from '../storage/media-store.ts';
+import {
+  findAccountDelivery,
+  insertDelivery,
+  supersedePending,
+  type DeliveryWithAttempts,
+} from './webhook-deliveries-repo.ts';
 
 export interface WebhookEventNames {
   completed: string;
@@ -71,18 +77,47 @@ export async function queueWebhook(
   names: WebhookEventNames = DEFAULT_EVENT_NAMES,
 ): Promise<void> {
   if (!job.webhook_url) return;
-  const id = newId.event();
-  const payload = buildWebhookBody(job, id, names, store);
-  await tx
-    .insertInto('webhook_deliveries')
-    .values({
+  const eventId = newId.event();
+  const payload = buildWebhookBody(job, eventId, names, store);
+  const id = newId.webhookDelivery();
+  await insertDelivery(tx, {
+    id,
+    eventId,
+    accountId: job.account_id,
+    jobId: job.id,
+    url: job.webhook_url,
+    eventType: String(payload.event_type),
+    payload,
+  });
+  await queue.enqueueWebhook(tx, { deliveryId: id, attempt: 1 });
+}
+
+/**
+ * Sends an account's event again as a new delivery: the same body and event id, signed afresh at each attempt.
+ * A delivery of that event still being retried is superseded, so an event has one pending delivery at most.
+ */
+export async function redeliver(
+  db: Db,
+  queue: JobQueue,
+  accountId: string,
+  deliveryId: string,
+): Promise<DeliveryWithAttempts | undefined> {
+  return db.transaction().execute(async (tx) => {
+    const source = await findAccountDelivery(tx, accountId, deliveryId);
+    if (!source) return undefined;
+    await supersedePending(tx, source.event_id);
+    const id = newId.webhookDelivery();
+    await insertDelivery(tx, {
       id,
-      account_id: job.account_id,
-      job_id: job.id,
-      url: job.webhook_url,
-      event_type: String(payload.event_type),
-      payload: JSON.stringify(payload),
-    })
-    .execute();
-  await queue.enqueueWebhook(tx, id);
+      eventId: source.event_id,
+      accountId,
+      jobId: source.job_id,
+      url: source.url,
+      eventType: source.event_type,
+      payload: source.payload,
+    });
+    await queue.enqueueWebhook(tx, { deliveryId: id, attempt: 1 });
+    const created = await findAccountDelivery(tx, accountId, id);
+    return created && { delivery: created, attempts: [] };
+  });
 }

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { successBody } from '../../platform/envelope.ts';
 import { SHARED_ALIASES } from '../../platform/generation/parse-request.ts';
 import { ledgerSummary } from '../../platform/ledger/ledger.ts';
-import { displayUsd, flatPrices, PRICE_TABLE, VARIABLE_PRICING } from '../../platform/pricing/price-table.ts';
+import { displayUsd } from '../../platform/pricing/price-table.ts';
 import { findAccount } from '../../platform/accounts/accounts.ts';
-import { BATCH_ENDPOINTS, MAX_BATCH_JOBS } from '../../platform/generation/batch.ts';
-import type { ModeDefinition } from '../../platform/modes/mode.ts';
+import { MAX_BATCH_JOBS, servedBatchEndpoints } from '../../platform/generation/batch.ts';
+import type { ModeDefinition, ModeRegistry } from '../../platform/modes/mode.ts';
 import type { AppContext } from '../app-context.ts';
 import { callerOf } from '../http-types.ts';
 
@@ -22,7 +22,7 @@ function inputSchema(mode: ModeDefinition): unknown {
   }
 }
 
-function describeMode(mode: ModeDefinition) {
+function describeMode(mode: ModeDefinition, batchEndpoints: string[]) {
   return {
     mode: mode.name,
     method: 'POST',
@@ -35,9 +35,21 @@ function describeMode(mode: ModeDefinition) {
     webhooks: mode.webhooks,
     private_delivery: mode.privateDelivery,
     idempotency_key: mode.idempotencyKey,
-    batch: BATCH_ENDPOINTS.includes(mode.endpoint),
+    batch: batchEndpoints.includes(mode.endpoint),
     input_schema: inputSchema(mode),
   };
+}
+
+/** The price of every served mode, read from the price table through the registry: nothing unserved. */
+function priceList(registry: ModeRegistry) {
+  return registry.all().map((mode) => ({ mode, entry: registry.priceEntry(mode) }));
+}
+
+/** Why request-priced modes have no flat price (`pricing.variable`); empty when every served price is flat. */
+function variablePricing(registry: ModeRegistry): Record<string, string> {
+  return Object.fromEntries(
+    priceList(registry).flatMap(({ mode, entry }) => (entry.variable ? [[mode.name, entry.variable]] : [])),
+  );
 }
 
 export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -47,11 +59,12 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): vo
   });
 
   app.get('/api/v1/capabilities', { config: { rateLimit: 'metadata' } }, async (request) => {
+    const batchEndpoints = servedBatchEndpoints(ctx.registry);
     return successBody(
       {
         version: CAPABILITIES_VERSION,
         service_version: SERVICE_VERSION,
-        modes: ctx.registry.all().map(describeMode),
+        modes: ctx.registry.all().map((mode) => describeMode(mode, batchEndpoints)),
         field_aliases: SHARED_ALIASES,
         ...Object.fromEntries(Object.entries(ctx.catalogs).map(([name, build]) => [name, build()])),
         jobs: {
@@ -69,7 +82,7 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): vo
           cancel: 'POST /api/v1/jobs/{job_id}/cancel',
           progress_stream: 'websocket_url of the receipt',
         },
-        batch: { path: '/api/v1/batch', max_jobs: MAX_BATCH_JOBS, endpoints: BATCH_ENDPOINTS },
+        batch: { path: '/api/v1/batch', max_jobs: MAX_BATCH_JOBS, endpoints: batchEndpoints },
         limits: {
           job_reads_per_minute_per_key: ctx.config.limits.jobReadsPerMinute,
           metadata_reads_per_minute_per_key: ctx.config.limits.metadataReadsPerMinute,
@@ -82,38 +95,31 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): vo
   });
 
   app.get('/api/v1/tools', { config: { auth: false } }, async (request) => {
-    const tools = ctx.registry.all().map((mode) => {
-      const entry = (
-        PRICE_TABLE as Record<
-          string,
-          { usdCents: number | null; unit: string; engine: string; notes: string }
-        >
-      )[mode.name];
-      return {
-        name: mode.name,
-        path: `/api/v1/${mode.endpoint}`,
-        title: mode.title,
-        price_usd_cents: entry?.usdCents ?? null,
-        unit: entry?.unit ?? 'job',
-        engine: entry?.engine ?? mode.name,
-      };
-    });
+    const prices = priceList(ctx.registry);
+    const tools = prices.map(({ mode, entry }) => ({
+      name: mode.name,
+      path: `/api/v1/${mode.endpoint}`,
+      title: mode.title,
+      price_usd_cents: entry.usdCents,
+      unit: entry.unit,
+      engine: entry.engine,
+    }));
     return successBody(
       {
         version: TOOLS_VERSION,
         tools,
         pricing: {
           currency: 'USD',
-          operations: Object.values(PRICE_TABLE).map((e) => ({
-            operation: e.operation,
-            route: e.route,
-            usd_cents: e.usdCents,
-            display: e.usdCents === null ? null : displayUsd(e.usdCents),
-            unit: e.unit,
-            engine: e.engine,
-            notes: e.notes,
+          operations: prices.map(({ mode, entry }) => ({
+            operation: mode.name,
+            route: `/api/v1/${mode.endpoint}`,
+            usd_cents: entry.usdCents,
+            display: entry.usdCents === null ? null : displayUsd(entry.usdCents),
+            unit: entry.unit,
+            engine: entry.engine,
+            notes: entry.notes,
           })),
-          variable: VARIABLE_PRICING,
+          variable: variablePricing(ctx.registry),
           minimum_top_up_usd_cents: 1000,
         },
       },
@@ -138,7 +144,13 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): vo
           charged_usd_cents: summary.charged_cents,
           refunded_usd_cents: summary.refunded_cents,
         },
-        pricing: { currency: 'USD', operations: flatPrices(), variable: VARIABLE_PRICING },
+        pricing: {
+          currency: 'USD',
+          operations: Object.fromEntries(
+            priceList(ctx.registry).map(({ mode, entry }) => [mode.name, entry.usdCents]),
+          ),
+          variable: variablePricing(ctx.registry),
+        },
       },
       { request_id: request.id },
     );

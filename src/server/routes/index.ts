@@ -11,6 +11,7 @@ import { registerMediaRoute } from './media.ts';
 import { registerOperationalRoutes } from './operations.ts';
 import { registerStockClipRoutes } from './stock-clips.ts';
 import { registerTranscribeLanguagesRoute } from './transcribe-languages.ts';
+import { registerWebhookDeliveryRoutes } from './webhook-deliveries.ts';
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   registerCatalogRoutes(app, ctx);
@@ -23,5 +24,6 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   registerStockClipRoutes(app, ctx);
   registerTranscribeLanguagesRoute(app, ctx);
   registerClipVideoRoute(app, ctx);
+  registerWebhookDeliveryRoutes(app, ctx);
   for (const mode of ctx.registry.all()) registerGenerateRoute(app, ctx, mode);
 }

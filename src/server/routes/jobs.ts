@@ -5,6 +5,7 @@ import { isPlainObject } from '../../platform/generation/parse-request.ts';
 import { presentJob } from '../../platform/jobs/job-presenter.ts';
 import { CANCELLABLE_STATUSES, DELETABLE_STATUSES } from '../../platform/jobs/job-status.ts';
 import { findAccountJobWithEvents, listJobEvents } from '../../platform/jobs/jobs-repo.ts';
+import { listJobDeliveries } from '../../platform/webhooks/webhook-deliveries-repo.ts';
 import type { AppContext } from '../app-context.ts';
 import { callerOf } from '../http-types.ts';
 import { idempotencyKeyOf, repeatTokenOf, sendAnswer } from './send-answer.ts';
@@ -18,13 +19,14 @@ export function registerJobRoutes(app: FastifyInstance, ctx: AppContext): void {
     '/api/v1/jobs/:jobId',
     { config: { rateLimit: 'job_reads' } },
     async (request) => {
-      const found = await findAccountJobWithEvents(
-        ctx.pool,
-        callerOf(request).accountId,
-        request.params.jobId,
-      );
+      const { accountId } = callerOf(request);
+      const found = await findAccountJobWithEvents(ctx.pool, accountId, request.params.jobId);
       if (!found) throw errors.jobNotFound(request.params.jobId);
-      return successBody({ job: presentJob(found.job, found.events, ctx.store) }, { request_id: request.id });
+      const webhookDeliveries = found.job.webhook_url
+        ? await listJobDeliveries(ctx.db, accountId, found.job.id)
+        : undefined;
+      const job = presentJob(found.job, found.events, ctx.store, new Date(), webhookDeliveries);
+      return successBody({ job }, { request_id: request.id });
     },
   );
 

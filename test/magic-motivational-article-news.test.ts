@@ -378,7 +378,6 @@ void describe('dry runs: aliases folded with a warning each, prices from the one
       aspectRatio: '16:9',
       clipType: 'tech/ai',
       brand: { accent_color: '#FF0000' },
-      brand_id: 'kit-1',
     });
     assert.equal(data.price.usd_cents, 60);
     assert.equal(data.normalized_request.duration_sec, 20);
@@ -390,7 +389,6 @@ void describe('dry runs: aliases folded with a warning each, prices from the one
       '"aspectRatio"',
       '"clipType"',
       '"brand" is ignored',
-      '"brand_id" is ignored',
       'always rendered 9:16',
     ])
       warned(data.warnings, alias);

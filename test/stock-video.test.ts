@@ -194,7 +194,7 @@ void describe('stock video (POST /generate-and-post)', () => {
       [{ script: 'word '.repeat(400) }, 400, 'INPUT_INVALID', 'script'],
       [{ duration_sec: 30 }, 400, 'INPUT_INVALID', 'prompt'],
       [{ topic: 'x', asset_urls: ['https://10.0.0.1/clip.mp4'] }, 400, 'INPUT_INVALID', 'asset_urls[0]'],
-      [{ topic: 'x', brand_id: 'acme' }, 422, 'CUSTOMER_CONTEXT_UNAVAILABLE', ''],
+      [{ topic: 'x', brand_id: 'acme' }, 404, 'BRAND_NOT_FOUND', ''],
     ];
     const before = (await service.call('GET', '/api/v1/usage')).body.data.balance_usd_cents;
     for (const [body, status, code, field] of cases) {

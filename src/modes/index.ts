@@ -3,9 +3,11 @@ import { createScriptWriter } from '../media/script/writer.ts';
 import { createRecognizer } from '../media/speech/create-recognizer.ts';
 import { Narrator } from '../media/voice/narrator.ts';
 import type { ModeFactoryDeps, ProductSetup } from '../platform/runtime.ts';
+import { createBrandRefiner } from '../providers/openai-brand-refiner.ts';
 import { createPexelsClient } from '../providers/pexels.ts';
 import { createVideoSiteFetcher } from '../providers/video-site/create-video-site-fetcher.ts';
 import { articleMode } from './article/article-mode.ts';
+import { brandAnalyzeMode } from './brand-analyze/brand-analyze-mode.ts';
 import { captionRenderMode } from './caption-render/caption-render-mode.ts';
 import { clipMode } from './clipper/clip-mode.ts';
 import { magicMode } from './magic/magic-mode.ts';
@@ -50,6 +52,10 @@ export function productModes(deps: ModeFactoryDeps): ProductSetup {
       }),
       transcribeMode({ recognizer }),
       captionRenderMode({ renderPreset: config.renderPreset }),
+      brandAnalyzeMode({
+        refiner: createBrandRefiner(config.llm),
+        analyzer: config.llm ? `llm:${config.llm.model}` : 'local',
+      }),
     ],
     catalogs: { voices: () => narrator.catalogue() },
     background:

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { BrandKitService } from '../brand/kits/brand-kit-service.ts';
 import type { Logger } from 'pino';
 import { buildApp } from '../server/app.ts';
 import type { AppContext } from '../server/app-context.ts';
@@ -127,6 +128,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     keys: new KeyAuthenticator(db, notifications),
     urlGuard,
     store,
+    brandKits: new BrandKitService({ db, store, urlGuard }),
     metrics: new Metrics(db, queue),
     streamSecret,
     catalogs: setup.catalogs ?? {},

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OpenAiLlmWriter, ProviderError, trimToWords, withCtaLast } from './openai-llm.ts';
+import { scriptBrandContext } from '../media/script/brand-context.ts';
 import { countWords } from '../media/script/budget.ts';
+import { findFigures } from '../media/script/figures.ts';
+import { ScriptPolicyError } from '../media/script/script-rules.ts';
 
 interface Seen {
   path: string;
@@ -242,6 +245,183 @@ describe('OpenAiLlmWriter', () => {
     assert.equal(r.ctaUsed, null);
     assert.equal(r.title, 'Schlaf und Leistung');
     assert.deepEqual(r.hashtags, ['#Schlaf', '#Sport', '#Regeneration']);
+    assert.match(seen[0]!.body.messages[1].content, /German \(de\)/);
+  });
+});
+
+describe('OpenAiLlmWriter under a brand kit', () => {
+  const kit = scriptBrandContext({
+    industry: 'Fintech',
+    icp: {
+      roles: ['CFO', 'Head of Finance'],
+      company_size: '50-500',
+      regions: ['EU'],
+      pains: ['slow month-end close', 'manual reconciliation'],
+    },
+    offer: 'Payroll that closes the books by itself',
+    tone: 'provocative',
+    proof_points: [
+      { claim: 'Month-end close is 3x faster', source_url: 'https://ledgerly.example/case' },
+      { claim: 'Customers cut reconciliation work by 40%' },
+    ],
+    banned_topics: ['layoffs', 'crypto'],
+    cta: { text: 'Book a demo at ledgerly.example.', url: 'https://ledgerly.example/demo' },
+    languages: ['en'],
+    topic_pool: ['month-end close', 'audit readiness'],
+  });
+  const clean = {
+    ...GOOD,
+    script:
+      'Month-end close should not take two weeks of your life.\nWith Ledgerly it is 3x faster.\nReconciliation work drops by forty percent.',
+    title: 'Close the Books Faster',
+    description: 'Month-end close without the grind.',
+    hashtags: ['MonthEndClose', 'Finance', 'CFO'],
+  };
+
+  test("the prompt carries the kit's offer, audience, tone, proof points, banned topics and cta", async () => {
+    replies = [ok({ ...clean, script: clean.script.replace('two weeks of your life', 'forever') })];
+    seen = [];
+    const r = await writer().write({
+      prompt: 'why month-end close is so slow',
+      durationSec: 30,
+      brandContext: kit,
+    });
+    assert.equal(seen.length, 1);
+    const prompt: string = seen[0]!.body.messages[1].content;
+    assert.match(prompt, /What the brand offers: Payroll that closes the books by itself/);
+    assert.match(
+      prompt,
+      /Audience \(the brand's ideal customer\): CFO, Head of Finance, at companies of 50-500, in EU\./,
+    );
+    assert.match(prompt, /Their pains: slow month-end close; manual reconciliation\./);
+    assert.match(prompt, /Tone of voice: provocative \(challenge a common assumption/);
+    assert.match(prompt, /Style: energetic\./);
+    assert.match(prompt, /Proof points, the only facts with figures the script may state/);
+    assert.match(prompt, /1\. Month-end close is 3x faster \(source: https:\/\/ledgerly\.example\/case\)/);
+    assert.match(prompt, /2\. Customers cut reconciliation work by 40%/);
+    assert.match(prompt, /Never mention these topics, not even in passing: "layoffs", "crypto"\./);
+    assert.match(
+      prompt,
+      /this exact line will be added after your script: "Book a demo at ledgerly\.example\." \(it leads to https:\/\/ledgerly\.example\/demo\)/,
+    );
+    assert.match(prompt, /Topics the brand talks about: month-end close; audit readiness\./);
+    assert.match(prompt, /English \(en\)/);
+    assert.equal(r.script.split('\n').at(-1), 'Book a demo at ledgerly.example.');
+    assert.equal(r.ctaUsed, 'Book a demo at ledgerly.example.');
+  });
+
+  test('sentences with figures no proof point holds, or a banned topic, are sent back once to be rewritten', async () => {
+    replies = [
+      ok({
+        ...clean,
+        script:
+          'Month-end close is broken.\nTeams waste 70% of their week on it.\nSome even blame layoffs.\nWith Ledgerly it is 3x faster.',
+      }),
+      ok({
+        ...clean,
+        script:
+          'Month-end close is broken.\nWith Ledgerly it is 3x faster.\nAnd reconciliation drops by 40%.',
+      }),
+    ];
+    seen = [];
+    const r = await writer().write({
+      prompt: 'why month-end close is so slow',
+      durationSec: 15,
+      brandContext: kit,
+    });
+    assert.equal(seen.length, 2);
+    const complaint: string = seen[1]!.body.messages.at(-1).content;
+    assert.match(
+      complaint,
+      /- "Teams waste 70% of their week on it\.": states "70%", which no proof point holds/,
+    );
+    assert.match(complaint, /- "Some even blame layoffs\.": mentions the banned topic "layoffs"/);
+    assert.doesNotMatch(complaint, /Month-end close is broken/);
+    assert.equal(
+      r.script,
+      'Month-end close is broken.\nWith Ledgerly it is 3x faster.\nAnd reconciliation drops by 40%.\nBook a demo at ledgerly.example.',
+    );
+  });
+
+  test('what still breaks the rules after the rewrite is dropped; the request cta wins over the kit', async () => {
+    const breaking = {
+      ...clean,
+      script: 'Month-end close is broken.\nIn 2024, 9 in 10 CFOs said so.\nWith Ledgerly it is 3x faster.',
+      title: 'Why Crypto CFOs Close Faster',
+      description: 'Used by 10,000 finance teams. Month-end close, 3x faster.',
+      hashtags: ['CryptoFinance', 'MonthEndClose', 'CFO'],
+    };
+    replies = [ok(breaking), ok(breaking)];
+    seen = [];
+    const r = await writer().write({
+      prompt: 'why month-end close is so slow',
+      durationSec: 15,
+      cta: 'Follow for more finance tips.',
+      brandContext: kit,
+    });
+    assert.equal(seen.length, 2);
+    assert.equal(
+      r.script,
+      'Month-end close is broken.\nWith Ledgerly it is 3x faster.\nFollow for more finance tips.',
+    );
+    assert.deepEqual(
+      findFigures(r.script).map((f) => f.text),
+      ['3x'],
+    );
+    assert.doesNotMatch(r.title, /crypto/i);
+    assert.match(r.description, /^Month-end close, 3x faster\.\n\n/);
+    assert.ok(!r.hashtags.includes('#CryptoFinance'));
+    assert.ok(r.hashtags.includes('#MonthEndClose'));
+  });
+
+  test('a script with nothing left under the rules is a ScriptPolicyError', async () => {
+    replies = [ok({ ...clean, script: 'Crypto is the future.\n97% of CFOs agree.' })];
+    seen = [];
+    await assert.rejects(
+      writer().write({ prompt: 'why month-end close is so slow', durationSec: 15, brandContext: kit }),
+      (err: unknown) => {
+        assert.ok(err instanceof ScriptPolicyError);
+        assert.deepEqual(
+          err.dropped.map((d) => d.sentence),
+          ['Crypto is the future.', '97% of CFOs agree.'],
+        );
+        return true;
+      },
+    );
+    assert.equal(seen.length, 2);
+  });
+
+  test("a sent script is never changed; its post text keeps the script's own figures and no invented ones", async () => {
+    replies = [
+      ok({
+        title: 'We Grew 300% in 2023',
+        description: 'How we grew 300% in 2023. Trusted by 5,000 teams.',
+        hashtags: ['Growth', 'Crypto'],
+      }),
+    ];
+    seen = [];
+    const script = 'We grew 300% in 2023. Layoffs never came up.';
+    const r = await writer().write({ script, brandContext: kit });
+    assert.equal(r.script, script);
+    assert.equal(r.ctaUsed, null);
+    assert.equal(r.title, 'We Grew 300% in 2023');
+    assert.match(r.description, /^How we grew 300% in 2023\.\n\n/);
+    assert.deepEqual(r.hashtags.slice(0, 1), ['#Growth']);
+    assert.ok(!r.hashtags.includes('#Crypto'));
+    const prompt: string = seen[0]!.body.messages[1].content;
+    assert.match(
+      prompt,
+      /state no other numbers, percentages, prices, multiples, years or statistics than these and those in the script/,
+    );
+  });
+
+  test("the kit's first language is the script language when the request sets none", async () => {
+    replies = [ok(clean)];
+    seen = [];
+    await writer().write({
+      prompt: 'why month-end close is so slow',
+      brandContext: scriptBrandContext({ languages: ['de', 'en'] }),
+    });
     assert.match(seen[0]!.body.messages[1].content, /German \(de\)/);
   });
 });

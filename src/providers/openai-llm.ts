@@ -1,12 +1,30 @@
 // Script writer backed by any OpenAI-compatible chat-completions endpoint (LLM_BASE_URL, LLM_API_KEY,
-// LLM_MODEL). It asks for JSON, validates it, holds the model to the word budget and the call-to-action
-// rules, and reports failures as ProviderError with a retry hint.
+// LLM_MODEL). It asks for JSON, validates it, holds the model to the word budget, the call-to-action rules
+// and a brand kit's rules (proof points are the only figures, banned topics never named), and reports
+// failures as ProviderError with a retry hint.
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { z } from 'zod';
+import {
+  scriptCta,
+  scriptLanguage,
+  TONE_GUIDANCE,
+  type ScriptBrandContext,
+} from '../media/script/brand-context.ts';
 import { analyzeBrief } from '../media/script/brief-analysis.ts';
 import { checkSentScript, countWords, scriptBudget, ScriptTooLongError } from '../media/script/budget.ts';
 import { hooksFor } from '../media/script/hooks.ts';
-import { buildSlots, languageCode } from '../media/script/local-writer.ts';
+import { buildSlots, languageCode, resolveStyle } from '../media/script/local-writer.ts';
+import {
+  allowingFiguresOf,
+  describeBreak,
+  enforceScriptRules,
+  ruleBreaks,
+  ScriptPolicyError,
+  scriptRulesFor,
+  withoutBannedHashtags,
+  type DroppedSentence,
+  type ScriptRules,
+} from '../media/script/script-rules.ts';
 import { seededRandom } from '../media/script/seeded.ts';
 import { splitSentences } from '../media/script/sentences.ts';
 import { fillTemplate } from '../media/script/template.ts';
@@ -17,6 +35,7 @@ import {
   writeTitleAndDescription,
 } from '../media/script/title-description.ts';
 import type { ScriptInput, ScriptWriter, WrittenScript } from '../media/script/writer.ts';
+import { parseJsonAnswer } from './json-answer.ts';
 
 /** A failure talking to an external provider; `retryable` says whether trying again later may succeed. */
 export class ProviderError extends Error {
@@ -130,22 +149,6 @@ function languageName(code: string): string {
 }
 
 /** Reads the model's JSON, tolerating a ```json fence around it. */
-function parseAnswer<T extends z.ZodType>(
-  content: string | null | undefined,
-  schema: T,
-): z.infer<T> | string {
-  const text = (content ?? '').trim().replace(/^```(?:json)?\s*|\s*```$/g, '');
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return 'the reply was not valid JSON';
-  }
-  const parsed = schema.safeParse(json);
-  return parsed.success
-    ? parsed.data
-    : `the JSON did not match the schema: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
-}
 
 function normalize(text: string): string {
   return text
@@ -211,11 +214,69 @@ function cleanTitle(title: string): string {
   return out;
 }
 
+/**
+ * What a brand kit tells the model. `figures` says where numbers may come from: for a script, the proof points
+ * only; for the post text of a sent script, also that script.
+ */
+function brandContextLines(c: ScriptBrandContext, figures: 'script' | 'post'): string[] {
+  const proof = c.proofPoints.map(
+    (p, i) => `${i + 1}. ${p.claim}${p.sourceUrl ? ` (source: ${p.sourceUrl})` : ''}`,
+  );
+  const where = figures === 'script' ? 'the script' : 'the title and description';
+  const numbers = 'numbers, percentages, prices, multiples, years or statistics';
+  const audience = c.icp?.roles.length
+    ? `Audience (the brand's ideal customer): ${c.icp.roles.join(', ')}` +
+      `${c.icp.companySize ? `, at companies of ${c.icp.companySize}` : ''}` +
+      `${c.icp.regions.length ? `, in ${c.icp.regions.join(', ')}` : ''}.`
+    : undefined;
+  return [
+    c.offer && `What the brand offers: ${c.offer}`,
+    c.industry && `Brand industry: ${c.industry}`,
+    audience,
+    c.icp?.pains.length && `Their pains: ${c.icp.pains.join('; ')}.`,
+    c.tone && `Tone of voice: ${c.tone} (${TONE_GUIDANCE[c.tone]}).`,
+    proof.length > 0
+      ? `Proof points, the only facts with figures ${where} may state; state no other ${numbers}` +
+        `${figures === 'post' ? ' than these and those in the script' : ''}:\n${proof.join('\n')}`
+      : `State no ${numbers} in ${where}${figures === 'post' ? ' beyond those in the script' : ''}: the brand has given no proof points.`,
+    c.bannedTopics.length > 0 &&
+      `Never mention these topics, not even in passing: ${c.bannedTopics.map((t) => `"${t}"`).join(', ')}.`,
+    c.topicPool.length > 0 && `Topics the brand talks about: ${c.topicPool.join('; ')}.`,
+  ].filter((l): l is string => typeof l === 'string' && l !== '');
+}
+
+/**
+ * The model's title, description and hashtags without what breaks the kit's rules: the local title stands in
+ * for a title that breaks them, and the local description (the script's own sentences) for an emptied one.
+ */
+function postUnderRules(
+  post: { title: string; description: string; hashtags: string[] },
+  rules: ScriptRules | undefined,
+  local: () => { title: string; description: string },
+): { title: string; description: string; hashtags: string[] } {
+  if (!rules) return post;
+  const { hashtags, description } = withoutBannedHashtags(post, rules);
+  const kept = enforceScriptRules(description, rules).script.replace(/\n/g, ' ');
+  const title = ruleBreaks(post.title, rules).length > 0 ? local().title : post.title;
+  const body = kept || (local().description.split('\n\n')[0] ?? '');
+  return { title, description: body, hashtags };
+}
+
 function stripHashtags(text: string): string {
   return text
     .replace(/(^|\s)#[\p{L}\p{N}_]+/gu, '')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/** What to tell the model about sentences that broke the kit's rules; nothing when none did. */
+function brandComplaint(dropped: readonly DroppedSentence[]): string {
+  if (dropped.length === 0) return '';
+  const list = dropped.map((d) => `- "${d.sentence}": ${d.breaks.map(describeBreak).join('; ')}`);
+  return (
+    "These sentences break the brand's rules (figures only from the proof points, no banned topics):\n" +
+    `${list.join('\n')}\nRewrite them without those figures or topics, keeping the same length.`
+  );
 }
 
 export class OpenAiLlmWriter implements ScriptWriter {
@@ -254,7 +315,7 @@ export class OpenAiLlmWriter implements ScriptWriter {
     schema: T,
   ): Promise<{ value: z.infer<T>; messages: Message[] }> {
     const first = await this.complete(messages);
-    const parsed = parseAnswer(first, schema);
+    const parsed = parseJsonAnswer(first, schema);
     if (typeof parsed !== 'string')
       return { value: parsed, messages: [...messages, { role: 'assistant', content: first }] };
     const retry: Message[] = [
@@ -266,7 +327,7 @@ export class OpenAiLlmWriter implements ScriptWriter {
       },
     ];
     const second = await this.complete(retry);
-    const again = parseAnswer(second, schema);
+    const again = parseJsonAnswer(second, schema);
     if (typeof again === 'string') {
       throw new ProviderError({
         provider: PROVIDER,
@@ -280,11 +341,13 @@ export class OpenAiLlmWriter implements ScriptWriter {
 
   async write(input: ScriptInput): Promise<WrittenScript> {
     const purpose = input.contentPurpose ?? 'education';
-    const style = input.contentStyle ?? 'professional';
+    const style = resolveStyle(input);
     const voiceSpeed = input.voiceSpeed ?? 1;
-    const language = languageCode(input.language);
+    const context = input.brandContext;
+    const language = languageCode(scriptLanguage(input.language, context));
     const brief = [input.topic, input.prompt].filter(Boolean).join('\n');
     const website = input.brand?.websiteUrl ? displayWebsite(input.brand.websiteUrl) : undefined;
+    const rules = scriptRulesFor(context, { language, names: [input.brand?.name, website] });
     const brandLines = [
       input.brand?.name && `Brand name: ${input.brand.name}`,
       website && `Brand website: ${website}`,
@@ -305,6 +368,7 @@ export class OpenAiLlmWriter implements ScriptWriter {
         brief && `Context from the user: ${brief}`,
         `Content purpose: ${purpose}.`,
         ...brandLines,
+        ...(context ? brandContextLines(context, 'post') : []),
         `Write in ${languageName(language)} (${language}). Title: at most ${MAX_TITLE_CHARS} characters, no clickbait capitals. Description: 2–3 sentences. Hashtags: 3–6, CamelCase, from the subject and its niche.`,
         'Reply with JSON: {"title": string, "description": string, "hashtags": string[]}.',
       ]
@@ -325,13 +389,21 @@ export class OpenAiLlmWriter implements ScriptWriter {
         platforms: input.platforms,
         language,
       });
-      const hashtags = cleanHashtags(value.hashtags, fallback.hashtags);
+      const post = postUnderRules(
+        {
+          title: cleanTitle(value.title),
+          description: stripHashtags(value.description),
+          hashtags: cleanHashtags(value.hashtags, fallback.hashtags),
+        },
+        rules && allowingFiguresOf(rules, [script]),
+        () => fallback,
+      );
       return {
         script,
         sentences: splitSentences(script),
-        title: cleanTitle(value.title),
-        description: `${stripHashtags(value.description)}\n\n${hashtags.join(' ')}`,
-        hashtags,
+        title: post.title,
+        description: `${post.description}\n\n${post.hashtags.join(' ')}`,
+        hashtags: post.hashtags,
         hookUsed: null,
         ctaUsed: null,
         wordCount: check.words,
@@ -341,7 +413,8 @@ export class OpenAiLlmWriter implements ScriptWriter {
 
     if (!brief.trim()) throw new TypeError('a script needs a prompt, a topic or a script');
     const budget = scriptBudget({ durationSec: input.durationSec, voiceSpeed });
-    const cta = input.cta?.trim() || undefined;
+    const cta = scriptCta(input.cta, context);
+    const ctaUrl = !input.cta?.trim() ? context?.cta?.url : undefined;
     const ctaWords = cta ? countWords(cta) : 0;
     const bodyTarget = Math.max(budget.targetWords - ctaWords, 1);
     const analysis = analyzeBrief({
@@ -354,10 +427,12 @@ export class OpenAiLlmWriter implements ScriptWriter {
     const random = seededRandom(input.seed ?? brief);
     const hooks = hooksFor(purpose)
       .map((h) => fillTemplate(h.text, slots))
-      .filter((h): h is string => h !== undefined && !/\{/.test(h));
+      .filter(
+        (h): h is string => h !== undefined && !/\{/.test(h) && (!rules || ruleBreaks(h, rules).length === 0),
+      );
     const hook = input.includeHook === true ? hooks[Math.floor(random() * hooks.length)] : undefined;
 
-    const rules = [
+    const instructions = [
       `Brief: ${brief}`,
       `Content purpose: ${purpose}. Style: ${style}.`,
       `Language: write the script, title and description in ${languageName(language)} (${language}).`,
@@ -369,11 +444,12 @@ export class OpenAiLlmWriter implements ScriptWriter {
           ? 'Do not open with a hook or a teaser: start directly with the substance.'
           : 'Open naturally, without a clickbait hook.',
       cta
-        ? `Do not write a call to action: this exact line will be added after your script: "${cta}"`
+        ? `Do not write a call to action: this exact line will be added after your script: "${cta}"${ctaUrl ? ` (it leads to ${ctaUrl})` : ''}`
         : website
           ? `End with a sentence that names the website ${website}.`
           : 'End with a natural closing line.',
       ...brandLines,
+      ...(context ? brandContextLines(context, 'script') : []),
       input.brand?.name
         ? 'Mention the brand where it fits the story naturally; never invent facts, prices or statistics about it.'
         : 'Never invent statistics or quotes.',
@@ -383,7 +459,7 @@ export class OpenAiLlmWriter implements ScriptWriter {
     let { value, messages } = await this.ask(
       [
         { role: 'system', content: system },
-        { role: 'user', content: rules },
+        { role: 'user', content: instructions },
       ],
       answerSchema,
     );
@@ -391,13 +467,19 @@ export class OpenAiLlmWriter implements ScriptWriter {
     const bodyOf = (a: Answer): string =>
       cta ? withCtaLast(a.script, cta).split('\n').slice(0, -1).join('\n') : a.script;
     let words = countWords(bodyOf(answer));
-    if (words > bodyTarget * (1 + OVERSHOOT_LIMIT)) {
+    // One corrective round: too long, or sentences that break the kit's rules, are sent back together.
+    const complaints = [
+      words > bodyTarget * (1 + OVERSHOOT_LIMIT) &&
+        `The script has ${words} words; it must have about ${bodyTarget} (at most ${Math.round(bodyTarget * 1.1)}). Shorten it.`,
+      rules && brandComplaint(enforceScriptRules(bodyOf(answer), rules).dropped),
+    ].filter((c): c is string => typeof c === 'string' && c !== '');
+    if (complaints.length > 0) {
       ({ value, messages } = await this.ask(
         [
           ...messages,
           {
             role: 'user',
-            content: `The script has ${words} words; it must have about ${bodyTarget} (at most ${Math.round(bodyTarget * 1.1)}). Shorten it and reply with the full JSON object again.`,
+            content: `${complaints.join('\n')}\nReply with the full JSON object again.`,
           },
         ],
         answerSchema,
@@ -410,6 +492,12 @@ export class OpenAiLlmWriter implements ScriptWriter {
       .map((l) => l.trim())
       .filter(Boolean)
       .join('\n');
+    if (rules) {
+      const kept = enforceScriptRules(body, rules);
+      if (kept.script.trim() === '') throw new ScriptPolicyError(kept.dropped);
+      body = kept.script;
+      words = countWords(body);
+    }
     if (words > bodyTarget * (1 + OVERSHOOT_LIMIT)) body = trimToWords(body, Math.round(bodyTarget * 1.1));
     if (!cta && website && !body.toLowerCase().includes(website.toLowerCase())) {
       body = `${body}\n${language === 'en' ? `Learn more at ${website}.` : website}`;
@@ -422,14 +510,30 @@ export class OpenAiLlmWriter implements ScriptWriter {
       contentPurpose: purpose,
       platforms: input.platforms,
     });
-    const hashtags = cleanHashtags(answer.hashtags, fallback.hashtags);
+    const post = postUnderRules(
+      {
+        title: cleanTitle(answer.title),
+        description: stripHashtags(answer.description),
+        hashtags: cleanHashtags(answer.hashtags, fallback.hashtags),
+      },
+      rules,
+      () =>
+        writeTitleAndDescription({
+          brief,
+          analysis,
+          script,
+          brand: input.brand,
+          contentPurpose: purpose,
+          platforms: input.platforms,
+        }),
+    );
     const sentences = splitSentences(script);
     return {
       script,
       sentences,
-      title: cleanTitle(answer.title),
-      description: `${stripHashtags(answer.description)}\n\n${hashtags.join(' ')}`,
-      hashtags,
+      title: post.title,
+      description: `${post.description}\n\n${post.hashtags.join(' ')}`,
+      hashtags: post.hashtags,
       hookUsed: hook ? (sentences[0] ?? null) : null,
       ctaUsed: cta ?? null,
       wordCount: countWords(script),

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import type { BrandKitService } from '../brand/kits/brand-kit-service.ts';
 import type { KeyAuthenticator } from '../platform/accounts/key-authenticator.ts';
 import type { Config } from '../platform/config.ts';
 import type { Db } from '../platform/db/database.ts';
@@ -33,6 +34,8 @@ export interface AppContext {
   keys: KeyAuthenticator;
   urlGuard: UrlGuard;
   store: MediaStore;
+  /** Saved brand kits (spec 2 §2.4): the b2b/brands routes and kit resolution for generation. */
+  brandKits: BrandKitService;
   metrics: Metrics;
   streamSecret: string;
   /** Extra /capabilities sections contributed by the product's modes. */

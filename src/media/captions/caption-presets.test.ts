@@ -68,3 +68,19 @@ describe('captionStyleFromRequest', () => {
     ));
   test('none', () => assert.equal(captionStyleFromRequest({ style: 'none' }), null));
 });
+
+describe('caption font', () => {
+  test('the brand font names the ASS font; sizes and colours stay', () => {
+    const branded = highlightPreset({ font_size: 'medium' }, 'poppins');
+    assert.deepEqual(branded, { ...highlightPreset({ font_size: 'medium' }), fontFamily: 'Poppins' });
+    assert.deepEqual(captionStyleFromRequest({ style: 'classic' }, 'Oswald'), {
+      ...classicPreset(),
+      fontFamily: 'Oswald',
+    });
+  });
+  test('a font we do not have gives the fallback family, exactly the default look', () => {
+    assert.deepEqual(highlightPreset({}, 'Futura PT'), highlightPreset());
+    assert.equal(highlightPreset({}, 'Futura PT').fontFamily, 'DejaVu Sans');
+    assert.deepEqual(captionStyleFromRequest({ style: 'classic' }, null), classicPreset());
+  });
+});

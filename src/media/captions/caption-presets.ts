@@ -1,5 +1,7 @@
 // The product's stock caption presets, built from the caption fields of a render request.
+import { FALLBACK_FONT_FAMILY } from '../fonts/font-catalogue.ts';
 import { isHexColor } from './ass-color.ts';
+import { withCaptionFont } from './caption-font.ts';
 import {
   FONT_SIZES,
   type CaptionFontSize,
@@ -30,61 +32,76 @@ function color(value: string | undefined, fallback: string, field: string): stri
   return value.toUpperCase();
 }
 
-/** 1–3 word chunks; the spoken word in the highlight colour. */
-export function highlightPreset(options: CaptionOptions = {}): CaptionStyle {
-  return {
-    fontFamily: 'DejaVu Sans',
-    fontSize: FONT_SIZES[options.font_size ?? 'large'],
-    bold: true,
-    italic: false,
-    uppercase: false,
-    letterSpacing: 0,
-    primaryColor: color(options.text_color, DEFAULT_TEXT_COLOR, 'text_color'),
-    highlightColor: color(options.highlight_color, DEFAULT_HIGHLIGHT_COLOR, 'highlight_color'),
-    outlineColor: '#000000',
-    border: 'outline',
-    outlineWidth: 6,
-    shadowDepth: 3,
-    shadowColor: '#000000',
-    shadowOpacity: 0.5,
-    position: options.position ?? 'lower_third',
-    chunking: { maxWords: 3, maxChars: 20, maxPauseSec: 0.6, breakOnClause: false },
-    animation: 'highlight',
-  };
+/**
+ * 1–3 word chunks; the spoken word in the highlight colour. Drawn in `fontFamily` (a brand's font) when the
+ * font catalogue has it, else in the fallback family.
+ */
+export function highlightPreset(options: CaptionOptions = {}, fontFamily?: string | null): CaptionStyle {
+  return withCaptionFont(
+    {
+      fontFamily: FALLBACK_FONT_FAMILY,
+      fontSize: FONT_SIZES[options.font_size ?? 'large'],
+      bold: true,
+      italic: false,
+      uppercase: false,
+      letterSpacing: 0,
+      primaryColor: color(options.text_color, DEFAULT_TEXT_COLOR, 'text_color'),
+      highlightColor: color(options.highlight_color, DEFAULT_HIGHLIGHT_COLOR, 'highlight_color'),
+      outlineColor: '#000000',
+      border: 'outline',
+      outlineWidth: 6,
+      shadowDepth: 3,
+      shadowColor: '#000000',
+      shadowOpacity: 0.5,
+      position: options.position ?? 'lower_third',
+      chunking: { maxWords: 3, maxChars: 20, maxPauseSec: 0.6, breakOnClause: false },
+      animation: 'highlight',
+    },
+    fontFamily,
+  );
 }
 
-/** Bold upper-case phrases of up to ~6 words / 30 characters, no per-word colour. */
-export function classicPreset(options: CaptionOptions = {}): CaptionStyle {
+/** Bold upper-case phrases of up to ~6 words / 30 characters, no per-word colour; font as highlightPreset. */
+export function classicPreset(options: CaptionOptions = {}, fontFamily?: string | null): CaptionStyle {
   const textColor = color(options.text_color, DEFAULT_TEXT_COLOR, 'text_color');
-  return {
-    fontFamily: 'DejaVu Sans',
-    fontSize: FONT_SIZES[options.font_size ?? 'medium'],
-    bold: true,
-    italic: false,
-    uppercase: true,
-    letterSpacing: 0,
-    primaryColor: textColor,
-    highlightColor: color(options.highlight_color, textColor, 'highlight_color'),
-    outlineColor: '#000000',
-    border: 'outline',
-    outlineWidth: 5,
-    shadowDepth: 2,
-    shadowColor: '#000000',
-    shadowOpacity: 0.5,
-    position: options.position ?? 'lower_third',
-    chunking: { maxWords: 6, maxChars: 30, maxPauseSec: 0.6, breakOnClause: true },
-    animation: 'none',
-  };
+  return withCaptionFont(
+    {
+      fontFamily: FALLBACK_FONT_FAMILY,
+      fontSize: FONT_SIZES[options.font_size ?? 'medium'],
+      bold: true,
+      italic: false,
+      uppercase: true,
+      letterSpacing: 0,
+      primaryColor: textColor,
+      highlightColor: color(options.highlight_color, textColor, 'highlight_color'),
+      outlineColor: '#000000',
+      border: 'outline',
+      outlineWidth: 5,
+      shadowDepth: 2,
+      shadowColor: '#000000',
+      shadowOpacity: 0.5,
+      position: options.position ?? 'lower_third',
+      chunking: { maxWords: 6, maxChars: 30, maxPauseSec: 0.6, breakOnClause: true },
+      animation: 'none',
+    },
+    fontFamily,
+  );
 }
 
-/** The caption style for a request, or null when the request asks for no captions. */
-export function captionStyleFromRequest(request: CaptionRequest): CaptionStyle | null {
+/**
+ * The caption style for a request, or null when the request asks for no captions. `fontFamily` is the brand
+ * kit's font, used when the font catalogue has it (see highlightPreset).
+ */
+export function captionStyleFromRequest(
+  request: CaptionRequest,
+  fontFamily?: string | null,
+): CaptionStyle | null {
   const { style, ...options } = request;
   switch (style) {
     case 'highlight':
-      return highlightPreset(options);
+      return highlightPreset(options, fontFamily);
     case 'classic':
-      return classicPreset(options);
+      return classicPreset(options, fontFamily);
     case 'none':
       return null;
   }

@@ -1,4 +1,5 @@
 // Caption looks as plain data, so a catalogue of presets can be written without code.
+import { findFontFamily } from '../fonts/font-catalogue.ts';
 
 export type CaptionPosition = 'lower_third' | 'center' | 'top';
 
@@ -37,6 +38,7 @@ export interface CaptionChunking {
 
 /** Lengths are pixels on a 1080-wide frame; the ASS builder scales them to the output width. */
 export interface CaptionStyle {
+  /** A family of the font catalogue (src/media/fonts/font-catalogue.ts), spelled as there. */
   fontFamily: string;
   fontSize: number;
   bold: boolean;
@@ -74,21 +76,6 @@ export type CaptionFontSize = 'small' | 'medium' | 'large';
 /** Font sizes (px on a 1080-wide frame) behind the API's small / medium / large. */
 export const FONT_SIZES: Readonly<Record<CaptionFontSize, number>> = { small: 56, medium: 72, large: 90 };
 
-/**
- * Font families the catalogue may name, with the file fontconfig resolves each to (installed by the Debian
- * packages fonts-dejavu-core and fonts-liberation2; scripts/install-system-packages.sh installs both).
- */
-export const CAPTION_FONTS: Readonly<Record<string, string>> = {
-  'DejaVu Sans': '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
-  'DejaVu Sans Condensed': '/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf',
-  'DejaVu Sans Light': '/usr/share/fonts/truetype/dejavu/DejaVuSans-ExtraLight.ttf',
-  'DejaVu Sans Mono': '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf',
-  'DejaVu Serif': '/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf',
-  'Liberation Sans': '/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf',
-  'Liberation Serif': '/usr/share/fonts/truetype/liberation2/LiberationSerif-Regular.ttf',
-  'Liberation Mono': '/usr/share/fonts/truetype/liberation2/LiberationMono-Regular.ttf',
-};
-
 const HEX = /^#[0-9A-Fa-f]{6}$/;
 
 function inRange(value: number | undefined, min: number, max: number): boolean {
@@ -102,8 +89,8 @@ export function captionStyleProblems(style: CaptionStyle): string[] {
     if (!ok) problems.push(message);
   };
   check(
-    style.fontFamily in CAPTION_FONTS,
-    `font ${JSON.stringify(style.fontFamily)} is not an installed caption font`,
+    findFontFamily(style.fontFamily) === style.fontFamily,
+    `font ${JSON.stringify(style.fontFamily)} is not a caption font (src/media/fonts/font-catalogue.ts)`,
   );
   check(inRange(style.fontSize, 24, 200), 'fontSize must be 24–200');
   check(inRange(style.letterSpacing, -5, 20), 'letterSpacing must be -5–20');

@@ -10,6 +10,7 @@ import {
   captionStyleById,
   DEFAULT_BRAND_COLORS,
   readableOn,
+  resolveCaptionBrand,
 } from './style-catalogue.ts';
 
 const FULL_HD = { width: 1080, height: 1920 };
@@ -167,9 +168,31 @@ describe('captionStyleById', () => {
 
   test('other presets ignore the brand', () => {
     assert.deepEqual(
-      captionStyleById('neon-pink', { primaryColor: '#123456', accentColor: '#ABCDEF' }),
+      captionStyleById('neon-pink', { primaryColor: '#123456', accentColor: '#ABCDEF', fontFamily: 'Lato' }),
       captionStyleById('neon-pink'),
     );
+  });
+
+  test("branded presets take the brand's font into the ASS style line", () => {
+    const serif = captionStyleById('brand-serif', { fontFamily: 'playfair display' })!;
+    assert.equal(serif.fontFamily, 'Playfair Display');
+    const styleLine = buildAss(SAMPLE, serif, FULL_HD)
+      .split('\n')
+      .find((l) => l.startsWith('Style:'));
+    assert.match(styleLine ?? '', /^Style: Caption,Playfair Display,/);
+    assert.equal(captionStyleById('brand-serif', { fontFamily: 'Garamond' })?.fontFamily, 'Liberation Serif');
+  });
+});
+
+describe('resolveCaptionBrand', () => {
+  test('valid colours upper-cased, a font we have by its exact name', () => {
+    assert.deepEqual(resolveCaptionBrand({ primaryColor: '#0b3d91', fontFamily: ' work sans ' }), {
+      primaryColor: '#0B3D91',
+      accentColor: DEFAULT_BRAND_COLORS.accentColor,
+      fontFamily: 'Work Sans',
+    });
+    assert.equal(resolveCaptionBrand({ fontFamily: 'Segoe UI' }).fontFamily, null);
+    assert.equal(resolveCaptionBrand().fontFamily, null);
   });
 });
 

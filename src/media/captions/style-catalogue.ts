@@ -1,6 +1,8 @@
 // The caption style catalogue (spec 2 §4.6): 63 named looks in five categories, written as data over
 // CaptionStyle so buildAss renders every one of them without per-preset code.
+import { findFontFamily } from '../fonts/font-catalogue.ts';
 import { isHexColor } from './ass-color.ts';
+import { withCaptionFont } from './caption-font.ts';
 import type { CaptionChunking, CaptionStyle } from './caption-style.ts';
 
 export type CaptionStyleCategory = 'default' | 'neon' | 'bold' | 'karaoke-highlighted' | 'branded';
@@ -23,15 +25,27 @@ export interface CaptionStylePreset {
   name: string;
   category: CaptionStyleCategory;
   description: string;
-  /** The look as rendered; for branded presets, with the default brand colours. */
+  /** The look as rendered; for branded presets, with the default brand colours and the preset's own font. */
   style: CaptionStyle;
-  /** Branded presets only: which colours of `style` a brand replaces. */
+  /** Branded presets only: which colours of `style` a brand replaces (a brand's font replaces the font). */
   brandColors?: Readonly<Partial<Record<BrandableColor, BrandColorSource>>>;
 }
 
 export interface CaptionBrandColors {
   primaryColor?: string;
   accentColor?: string;
+}
+
+/** What branded presets take from a brand: its two colours and its font. */
+export interface CaptionBrand extends CaptionBrandColors {
+  /** Any family name; used when the font catalogue has it (src/media/fonts/font-catalogue.ts). */
+  fontFamily?: string | null;
+}
+
+/** A brand as branded presets use it: valid colours (or the defaults) and a catalogue family or null. */
+export interface ResolvedCaptionBrand extends Required<CaptionBrandColors> {
+  /** null when no font was given or it is not one we have: each preset keeps its own font. */
+  fontFamily: string | null;
 }
 
 /** The brand colours branded presets use when no brand (or no valid colour) is given. */
@@ -973,18 +987,22 @@ export function resolveBrandColors(brand?: CaptionBrandColors): Required<Caption
   };
 }
 
+/** The brand's colours (see resolveBrandColors) and its font as a catalogue family, or null. */
+export function resolveCaptionBrand(brand?: CaptionBrand): ResolvedCaptionBrand {
+  return { ...resolveBrandColors(brand), fontFamily: findFontFamily(brand?.fontFamily) ?? null };
+}
+
 /**
  * The style of preset `id` (a fresh copy the caller may change), or undefined for an unknown id. Branded
- * presets take the brand's primary and accent colours; other presets ignore `brand`.
+ * presets take the brand's primary and accent colours, and its font when the font catalogue has it; other
+ * presets ignore `brand`.
  */
-export function captionStyleById(
-  id: string,
-  brand?: { primaryColor?: string; accentColor?: string },
-): CaptionStyle | undefined {
+export function captionStyleById(id: string, brand?: CaptionBrand): CaptionStyle | undefined {
   const found = BY_ID.get(id);
   if (!found) return undefined;
-  const style = structuredClone(found.style);
-  if (!found.brandColors) return style;
+  const copy = structuredClone(found.style);
+  if (!found.brandColors) return copy;
+  const style = withCaptionFont(copy, brand?.fontFamily);
   const colors = resolveBrandColors(brand);
   const source: Record<BrandColorSource, string> = {
     primary: colors.primaryColor,

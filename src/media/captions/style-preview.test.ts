@@ -5,11 +5,15 @@ import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runFfmpeg } from '../ffmpeg/runner.ts';
+import { captionFontsDir } from '../fonts/caption-fonts-dir.ts';
 import { captionStyleById } from './style-catalogue.ts';
 import { buildPreviewArgs, CaptionPreviewCache, previewHash } from './style-preview.ts';
 
 const RENDER = { width: 360, height: 640 };
 const OUTPUT = { width: 180, height: 320 };
+/** The fonts folder is prepared once in the repository's test cache and reused by every run. */
+const TEST_CACHE = new URL('../../../.test-cache', import.meta.url).pathname;
+const fontsDir = () => captionFontsDir(TEST_CACHE);
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 function style(id: string) {
@@ -23,6 +27,7 @@ describe('buildPreviewArgs', () => {
     assert.deepEqual(
       buildPreviewArgs({
         assPath: '/tmp/my caps/a.ass',
+        fontsDir: '/data/cache/fonts/caption-fonts-0123',
         outputPath: '/tmp/out.png',
         render: { width: 1080, height: 1920 },
         output: { width: 360, height: 640 },
@@ -34,7 +39,7 @@ describe('buildPreviewArgs', () => {
         'color=c=black:s=16x32:r=1:d=1,format=rgb24,' +
           'geq=r=42+96*(0.8*Y/31+0.2*X/15):g=47+97*(0.8*Y/31+0.2*X/15):b=58+102*(0.8*Y/31+0.2*X/15),' +
           'scale=1080:1920:flags=bicubic,settb=1/1000,setpts=PTS+0.95/TB,' +
-          'subtitles=filename=/tmp/my\\\\\\ caps/a.ass:fontsdir=/usr/share/fonts/truetype,' +
+          'subtitles=filename=/tmp/my\\\\\\ caps/a.ass:fontsdir=/data/cache/fonts/caption-fonts-0123,' +
           'scale=360:640:flags=area[out]',
         '-map',
         '[out]',
@@ -67,7 +72,7 @@ describe('CaptionPreviewCache', () => {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'rs-preview-'));
-    cache = new CaptionPreviewCache({ dir, render: RENDER, output: OUTPUT });
+    cache = new CaptionPreviewCache({ dir, render: RENDER, output: OUTPUT, fontsDir });
   });
   after(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -138,14 +143,14 @@ describe('CaptionPreviewCache', () => {
 
     assert.deepEqual(await cache.png('neon-cyan', style('neon-cyan')), first);
     assert.equal(cache.renderCount, renders);
-    const reopened = new CaptionPreviewCache({ dir, render: RENDER, output: OUTPUT });
+    const reopened = new CaptionPreviewCache({ dir, render: RENDER, output: OUTPUT, fontsDir });
     assert.deepEqual(await reopened.png('neon-cyan', style('neon-cyan')), first);
     assert.equal(reopened.renderCount, 0);
     assert.equal((await stat(file)).mtimeMs, written);
   });
 
   test('concurrent requests for one preview share a single render', async () => {
-    const fresh = new CaptionPreviewCache({ dir, render: RENDER, output: OUTPUT });
+    const fresh = new CaptionPreviewCache({ dir, render: RENDER, output: OUTPUT, fontsDir });
     const look = style('word-box-red');
     const results = await Promise.all(Array.from({ length: 4 }, () => fresh.png('word-box-red', look)));
     assert.equal(fresh.renderCount, 1);
@@ -165,7 +170,13 @@ describe('CaptionPreviewCache', () => {
   test('keeps at most maxFiles images, dropping the oldest', async () => {
     const small = await mkdtemp(join(tmpdir(), 'rs-preview-prune-'));
     try {
-      const capped = new CaptionPreviewCache({ dir: small, render: RENDER, output: OUTPUT, maxFiles: 2 });
+      const capped = new CaptionPreviewCache({
+        dir: small,
+        render: RENDER,
+        output: OUTPUT,
+        fontsDir,
+        maxFiles: 2,
+      });
       await capped.png('clean-white', style('clean-white'));
       await capped.png('bold-yellow', style('bold-yellow'));
       // Explicit ages, so the oldest does not depend on how fast the renders ran.

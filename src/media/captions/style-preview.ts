@@ -26,11 +26,12 @@ export const PREVIEW_RENDER_FRAME: FrameSize = { width: 1080, height: 1920 };
 export const PREVIEW_OUTPUT_FRAME: FrameSize = { width: 360, height: 640 };
 /** Bump when the rendering below changes, so cached images are rendered again. */
 const PREVIEW_VERSION = 1;
-const FONTS_DIR = '/usr/share/fonts/truetype';
 const PART_MARK = '.part.';
 
 export interface PreviewArgsInput {
   assPath: string;
+  /** The prepared fonts folder (src/media/fonts/caption-fonts-dir.ts). */
+  fontsDir: string;
   outputPath: string;
   render: FrameSize;
   output: FrameSize;
@@ -50,7 +51,7 @@ export function buildPreviewArgs(input: PreviewArgsInput): string[] {
     `scale=${input.render.width}:${input.render.height}:flags=bicubic`;
   const graph =
     `${background},settb=1/1000,setpts=PTS+${num(input.atSec, 3)}/TB,` +
-    `subtitles=filename=${escapeFilterValue(input.assPath)}:fontsdir=${escapeFilterValue(FONTS_DIR)},` +
+    `subtitles=filename=${escapeFilterValue(input.assPath)}:fontsdir=${escapeFilterValue(input.fontsDir)},` +
     `scale=${input.output.width}:${input.output.height}:flags=area[out]`;
   return [
     '-y',
@@ -125,6 +126,8 @@ async function readIfPresent(path: string): Promise<Buffer | undefined> {
 export interface CaptionPreviewOptions {
   /** Directory of the cached PNGs, e.g. `${dataDir}/cache/caption-previews`. */
   dir: string;
+  /** The prepared fonts folder, asked for on the first render (e.g. `() => captionFontsDir(cache)`). */
+  fontsDir: () => Promise<string>;
   render?: FrameSize;
   output?: FrameSize;
   /** Most images kept; the oldest go first. Brand colours make the set of looks open-ended. */
@@ -141,6 +144,7 @@ export interface CaptionPreviewOptions {
  */
 export class CaptionPreviewCache {
   private readonly dir: string;
+  private readonly fontsDir: () => Promise<string>;
   private readonly render: FrameSize;
   private readonly output: FrameSize;
   private readonly maxFiles: number;
@@ -151,6 +155,7 @@ export class CaptionPreviewCache {
 
   constructor(options: CaptionPreviewOptions) {
     this.dir = options.dir;
+    this.fontsDir = options.fontsDir;
     this.render = options.render ?? PREVIEW_RENDER_FRAME;
     this.output = options.output ?? PREVIEW_OUTPUT_FRAME;
     this.maxFiles = options.maxFiles ?? 2000;
@@ -199,6 +204,7 @@ export class CaptionPreviewCache {
       await runFfmpeg(
         buildPreviewArgs({
           assPath,
+          fontsDir: await this.fontsDir(),
           outputPath: partPath,
           render: this.render,
           output: this.output,

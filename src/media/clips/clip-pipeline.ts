@@ -22,6 +22,10 @@ export interface ClipPipelineInput {
   clipCount: number;
   aspectRatio: AspectRatio;
   captions: boolean;
+  /** A brand's font for the captions (the fallback family when the font catalogue lacks it). */
+  fontFamily?: string | null;
+  /** The prepared fonts folder (src/media/fonts/caption-fonts-dir.ts); needed for a shipped web font. */
+  fontsDir?: string;
   focus?: string;
   contentPurpose?: string;
   recognizer: SpeechRecognizer;
@@ -253,6 +257,8 @@ export async function cutClips(input: ClipPipelineInput): Promise<ClipPipelineRe
       width: size.width,
       height: size.height,
       captions: input.captions,
+      fontFamily: input.fontFamily,
+      fontsDir: input.fontsDir,
       preset: input.preset ?? DEFAULT_PRESET,
       basePath: join(input.workDir, `clip-${index + 1}`),
       signal: input.signal,

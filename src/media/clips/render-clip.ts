@@ -18,7 +18,6 @@ import { planReframe, type ReframePlan } from './reframe.ts';
 export const CLIP_LOUDNESS: LoudnessTarget = { integratedLufs: -14, truePeakDb: -1 };
 const CLIP_CRF = 21;
 const AUDIO_BITRATE_KBPS = 160;
-const FONTS_DIR = '/usr/share/fonts/truetype';
 /** Poster frame: a little into the clip, once the first caption is up. */
 const POSTER_AT_SEC = 1.5;
 
@@ -33,6 +32,9 @@ export interface RenderClipInput {
   width: number;
   height: number;
   captions: boolean;
+  /** Font family of the captions, see ClipPipelineInput. */
+  fontFamily?: string | null;
+  fontsDir?: string;
   preset: string;
   /** Output files: `<basePath>.mp4`, `.jpg`, `.ass`, and `.json` (the record of a finished clip). */
   basePath: string;
@@ -95,7 +97,10 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipResu
   let captionsPath: string | null = null;
   if (input.captions) {
     captionsPath = `${input.basePath}.ass`;
-    await writeFile(captionsPath, buildAss(wordsOnClip(input.words, bounds), highlightPreset(), target));
+    await writeFile(
+      captionsPath,
+      buildAss(wordsOnClip(input.words, bounds), highlightPreset({}, input.fontFamily), target),
+    );
   }
 
   const blocks = blocksIn(input.loudness, bounds.startSec, bounds.endSec);
@@ -123,7 +128,7 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipResu
         height: input.height,
         plan,
         assPath: captionsPath,
-        fontsDir: FONTS_DIR,
+        fontsDir: input.fontsDir,
         gain: gain.gainDb === 0 && !gain.limiter ? null : gain,
         loudness: CLIP_LOUDNESS,
         preset: input.preset,

@@ -33,7 +33,10 @@ export interface ComposeMusic {
 export interface ComposeCaptions {
   /** ASS script, e.g. from buildAss. */
   path: string;
-  /** Extra directory libass loads fonts from (system fonts are found through fontconfig anyway). */
+  /**
+   * Folder libass loads every font file of before looking at system fonts: the prepared folder of
+   * src/media/fonts/caption-fonts-dir.ts, needed when the ASS names a shipped web font (a brand's font).
+   */
   fontsDir?: string;
 }
 

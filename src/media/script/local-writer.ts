@@ -1,5 +1,6 @@
 // The default script writer: builds a real narration from the brief's own words and a library of
 // narrative patterns per content purpose and style, sized to the word budget. English only.
+import { scriptCta, scriptLanguage, styleForTone } from './brand-context.ts';
 import { analyzeBrief, type BriefAnalysis } from './brief-analysis.ts';
 import { checkSentScript, countWords, scriptBudget, ScriptTooLongError } from './budget.ts';
 import { candidate, diversify, fitToBudget, type BeatOptions, type LineRule } from './compose.ts';
@@ -8,6 +9,13 @@ import { hooksFor } from './hooks.ts';
 import { LIBRARIES } from './patterns/index.ts';
 import type { LineSpec, PurposeLibrary } from './patterns/types.ts';
 import { hashString, seededRandom, shuffled } from './seeded.ts';
+import {
+  enforceScriptRules,
+  ruleBreaks,
+  ScriptPolicyError,
+  scriptRulesFor,
+  type ScriptRules,
+} from './script-rules.ts';
 import { splitSentences } from './sentences.ts';
 import { applyRhythm, ordinals, styleFromTone } from './styles.ts';
 import { DEFERRED, fillTemplate, specificity, type Slots } from './template.ts';
@@ -121,13 +129,20 @@ function usable(spec: LineSpec, style: ContentStyle): Usable | undefined {
   return { text: spec.text, styled: spec.styles !== undefined, penalty: spec.penalty ?? 0 };
 }
 
-/** Fills a beat's lines for this brief; the seed orders preferences, and lines in the chosen style come first. */
+/** Whether a line may be said; under a brand kit, lines that break its rules are never candidates. */
+type LineFilter = (text: string) => boolean;
+
+/**
+ * Fills a beat's lines for this brief; the seed orders preferences, and lines in the chosen style come first.
+ * Lines the filter refuses are left out, so another wording of the beat is said instead.
+ */
 function beatOptions(
   id: string,
   specs: readonly LineSpec[],
   slots: Slots,
   style: ContentStyle,
   random: () => number,
+  accept: LineFilter,
   omitPenalty?: number,
 ): BeatOptions {
   const seen = new Set<string>();
@@ -140,7 +155,7 @@ function beatOptions(
     }))
     .filter(
       (c): c is { text: string; penalty: number } =>
-        c.text !== undefined && !seen.has(c.text) && seen.add(c.text) !== undefined,
+        c.text !== undefined && !seen.has(c.text) && seen.add(c.text) !== undefined && accept(c.text),
     )
     .map((c) => candidate(c.text, c.penalty));
   return { id, candidates, omitPenalty };
@@ -159,6 +174,7 @@ function planBeats(
   purpose: ContentPurpose,
   style: ContentStyle,
   random: () => number,
+  accept: LineFilter,
 ): Plan {
   const pattern = lib.patterns[Math.floor(random() * lib.patterns.length)]!;
   const beats: BeatOptions[] = [];
@@ -175,17 +191,20 @@ function planBeats(
             slots,
             style,
             random,
+            accept,
           ),
         );
       } else if (input.includeHook === undefined) {
-        beats.push(beatOptions('opening', lib.beats.opening?.lines ?? [], slots, style, random));
+        beats.push(beatOptions('opening', lib.beats.opening?.lines ?? [], slots, style, random, accept));
       }
       continue;
     }
     if (id === 'points') {
       for (const [i, point] of a.points.slice(0, MAX_BRIEF_POINTS).entries()) {
         const specs = point.kind === 'clause' ? lib.pointClause : lib.pointPhrase;
-        beats.push(beatOptions(`point${i}`, specs, { ...slots, point: point.text }, style, random, 22 - i));
+        beats.push(
+          beatOptions(`point${i}`, specs, { ...slots, point: point.text }, style, random, accept, 22 - i),
+        );
       }
       continue;
     }
@@ -194,10 +213,11 @@ function planBeats(
     // With no call to action and no website, the natural closing line is what ends the script.
     const mustSay = id === 'close' && !input.cta && !slots.website;
     beats.push(
-      beatOptions(id, beat.lines, slots, style, random, mustSay ? undefined : omitPenalty(beat.keep)),
+      beatOptions(id, beat.lines, slots, style, random, accept, mustSay ? undefined : omitPenalty(beat.keep)),
     );
   }
-  if (!input.cta && slots.website) beats.push(beatOptions('signoff', lib.signoff, slots, style, random));
+  if (!input.cta && slots.website)
+    beats.push(beatOptions('signoff', lib.signoff, slots, style, random, accept));
   return { beats: beats.filter((b) => b.candidates.length > 0), hookIndex };
 }
 
@@ -240,11 +260,12 @@ function followsRule(rule: LineRule, texts: readonly string[]): boolean {
   return rule.accepts(state);
 }
 
-function resolveDeferred(lines: string[]): string[] {
+/** Fills ordinals and the count of numbered points; `count` is that number (a figure of the script's own). */
+function resolveDeferred(lines: string[]): { lines: string[]; count: number } {
   const numbered = lines.filter((l) => /\{Nth\}|\{nth\}/.test(l)).length;
   const words = ordinals(numbered);
   let n = 0;
-  return lines.map((line) =>
+  const resolved = lines.map((line) =>
     // A lone numbered point needs no ordinal: "{Nth}, start small." → "Start small."
     (numbered === 1 ? capitalize(line.replace(/\{Nth\},?\s*/, '')) : line)
       .replace(/\{Nth\}|\{nth\}/g, (m) => {
@@ -254,10 +275,17 @@ function resolveDeferred(lines: string[]): string[] {
       .replace(/\{Count\}/g, capitalize(numberWord(numbered)))
       .replace(/\{count\}/g, numberWord(numbered)),
   );
+  return { lines: resolved, count: numbered };
 }
 
-function resolveStyle(input: ScriptInput): ContentStyle {
-  return input.contentStyle ?? styleFromTone(input.brand?.tone) ?? 'professional';
+/** The request's style, else the kit tone's, else the one the brand's free-text tone names. */
+export function resolveStyle(input: ScriptInput): ContentStyle {
+  return (
+    input.contentStyle ??
+    styleForTone(input.brandContext?.tone) ??
+    styleFromTone(input.brand?.tone) ??
+    'professional'
+  );
 }
 
 function briefText(input: ScriptInput): string {
@@ -270,9 +298,13 @@ export function writeLocalScript(input: ScriptInput): WrittenScript {
   const voiceSpeed = input.voiceSpeed ?? 1;
   if (input.script !== undefined && input.script.trim() !== '') return sentScript(input, purpose, voiceSpeed);
 
-  const language = languageCode(input.language);
+  const language = languageCode(scriptLanguage(input.language, input.brandContext));
   if (language !== 'en') throw new ScriptLanguageUnsupportedError(language);
   const style = resolveStyle(input);
+  const rules = scriptRulesFor(input.brandContext, {
+    language,
+    names: [input.brand?.name, input.brand?.websiteUrl && displayWebsite(input.brand.websiteUrl)],
+  });
   const budget = scriptBudget({ durationSec: input.durationSec, voiceSpeed });
   const analysis = analyzeBrief({
     prompt: input.prompt,
@@ -280,13 +312,23 @@ export function writeLocalScript(input: ScriptInput): WrittenScript {
     brandName: input.brand?.name,
     productMinded: purpose === 'sales' || purpose === 'product_demo',
   });
-  const cta = input.cta?.trim() || undefined;
+  const cta = scriptCta(input.cta, input.brandContext);
   const slots = buildSlots(analysis, input.brand, budget.durationSec, cta);
   const random = seededRandom(input.seed ?? hashString(`${briefText(input)}|${purpose}|${style}`));
   const ctaWords = cta ? countWords(cta) : 0;
   const target = Math.max(budget.targetWords - ctaWords, 1);
 
-  const plan = planBeats(LIBRARIES[purpose], analysis, slots, { ...input, cta }, purpose, style, random);
+  const accept: LineFilter = rules ? (text) => ruleBreaks(text, rules).length === 0 : () => true;
+  const plan = planBeats(
+    LIBRARIES[purpose],
+    analysis,
+    slots,
+    { ...input, cta },
+    purpose,
+    style,
+    random,
+    accept,
+  );
   const rule = scriptRule(
     (analysis.productName ?? analysis.topic).toLowerCase(),
     analysis.claim?.toLowerCase(),
@@ -303,8 +345,11 @@ export function writeLocalScript(input: ScriptInput): WrittenScript {
   const picked = chosen
     .map((k, i) => (k >= 0 ? plan.beats[i]!.candidates[k]!.text : undefined))
     .filter((t): t is string => t !== undefined);
-  const lines = resolveDeferred(picked).map((line) => applyRhythm(line, style));
-  const hookUsed = plan.hookIndex >= 0 && chosen[plan.hookIndex]! >= 0 ? (lines[0] ?? null) : null;
+  const deferred = resolveDeferred(picked);
+  const styled = deferred.lines.map((line) => applyRhythm(line, style));
+  const lines = rules ? keptUnderRules(styled, rules, deferred.count) : styled;
+  const hook = plan.hookIndex >= 0 && chosen[plan.hookIndex]! >= 0 ? styled[0] : undefined;
+  const hookUsed = hook !== undefined && lines[0] === hook ? hook : null;
   if (cta) lines.push(cta);
   const script = lines.join('\n');
   for (const line of lines)
@@ -329,6 +374,18 @@ export function writeLocalScript(input: ScriptInput): WrittenScript {
     wordCount: countWords(script),
     writer: 'local',
   };
+}
+
+/**
+ * The lines that follow the kit's rules. Candidates were already filtered, so this only catches what filling the
+ * ordinals and the count could add; the count of the script's own numbered points is its own figure, not a claim.
+ */
+function keptUnderRules(lines: readonly string[], rules: ScriptRules, count: number): string[] {
+  const { script, dropped } = enforceScriptRules(lines.join('\n'), rules, [
+    { kind: 'count', values: [count] },
+  ]);
+  if (script.trim() === '') throw new ScriptPolicyError(dropped);
+  return script.split('\n');
 }
 
 /** A number-led hook needs at least two numbered points; otherwise take the closest other hook. */

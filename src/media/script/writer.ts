@@ -1,9 +1,11 @@
 // The script-writer contract shared by the local writer and the LLM writer, and the choice between them.
 import { OpenAiLlmWriter } from '../../providers/openai-llm.ts';
+import type { ScriptBrandContext } from './brand-context.ts';
 import { LocalScriptWriter } from './local-writer.ts';
 
 export { LocalScriptWriter, ScriptLanguageUnsupportedError } from './local-writer.ts';
 export { OpenAiLlmWriter, ProviderError } from '../../providers/openai-llm.ts';
+export { ScriptPolicyError } from './script-rules.ts';
 export const CONTENT_PURPOSES = [
   'education',
   'sales',
@@ -39,7 +41,7 @@ export interface ScriptInput {
   /** A script to narrate word for word; when set, prompt/topic only inform the title and description. */
   script?: string;
   contentPurpose?: ContentPurpose;
-  /** Defaults to a style named by the brand's tone, else "professional". */
+  /** Defaults to the style of the kit's tone, else one named by the brand's tone, else "professional". */
   contentStyle?: ContentStyle;
   /** 15–120, default 30. */
   durationSec?: number;
@@ -47,10 +49,15 @@ export interface ScriptInput {
   voiceSpeed?: number;
   /** true: a hook template opens the script; false: no opening line at all; undefined: a natural opening. */
   includeHook?: boolean;
-  /** Said verbatim as the last line of a generated script; ignored for a sent script. */
+  /** Said verbatim as the last line of a generated script (wins over the kit's); ignored for a sent script. */
   cta?: string;
   brand?: Brand;
-  /** ISO 639-1; default "en". */
+  /**
+   * The selected brand kit's profile: steers tone, audience and offer, closes on the kit's cta, and holds a
+   * generated script to the kit's proof points (its only figures) and away from its banned topics.
+   */
+  brandContext?: ScriptBrandContext;
+  /** ISO 639-1; default the kit's first language, else "en". */
   language?: string;
   /** Platforms the video is posted to; shapes the title casing and hashtag count. */
   platforms?: string[];

@@ -4,6 +4,8 @@ import { unitPrice } from '../../platform/pricing/price-table.ts';
 import { runStockEngine, type StockEngineDeps } from '../shared/stock-engine.ts';
 import { validateStockInput } from '../shared/stock-validation.ts';
 import { accountBrand } from '../shared/account-brand.ts';
+import { brandKitHeaders, brandKitWarnings, isKitSnapshot } from '../shared/brand-kit-selection.ts';
+import { kitBranding, plainBranding, resolveKitForBrief, videoLanguage } from '../shared/kit-branding.ts';
 import { checkSavedLogo } from '../magic/magic-mode.ts';
 import { nicheWarnings, stockRenderEstimate } from '../stock/stock-mode.ts';
 import { articleNarration, type ArticleNarration } from './article-narration.ts';
@@ -94,7 +96,7 @@ export function articleMode(
     endpoint: 'blog-to-video',
     title: 'Article to video',
     description:
-      'Turns an article into a narrated vertical video: the title opens, the article’s opening sentences (markdown stripped) are read to fit the duration, the call to action closes. Uses the account brand.',
+      'Turns an article into a narrated vertical video: the title opens, the article’s opening sentences (markdown stripped) are read to fit the duration, the call to action closes. Uses the account brand, or the brand kit brand_id selects.',
     schema: articleRequestSchema,
     aliases: ARTICLE_ALIASES,
     prepare: prepareArticleBody,
@@ -129,13 +131,28 @@ export function articleMode(
           : source.kind === 'article'
             ? source.narration.script
             : undefined;
+      const kit = await resolveKitForBrief(request, services, {
+        article_title: request.article_title,
+        article_summary: request.article_summary,
+        ...(source.kind === 'article' ? { [source.narration.source]: source.narration.script } : {}),
+        script: request.script,
+        cta_text: request.cta_text,
+      });
       await validateStockInput(
-        { ...request, script, captions: request.caption_style.preset !== 'none' },
+        {
+          ...request,
+          script,
+          language: videoLanguage(request.language, kit),
+          captions: request.caption_style.preset !== 'none',
+        },
         services,
         { llmConfigured: deps.llmConfigured, narrator: deps.narrator },
       );
+      if (kit) return { ...request, brand_kit: kit };
       await checkSavedLogo((await accountBrand(services))?.logo_url, services.urlGuard);
+      return request;
     },
+    answerHeaders: (request) => brandKitHeaders(request.brand_kit),
     price: articlePrice,
     estimate: (request) => ({
       renderSeconds: stockRenderEstimate(request.duration_sec),
@@ -143,12 +160,16 @@ export function articleMode(
       warnings: [
         ...sourceWarnings(request, articleSource(request)),
         ...(request.asset_urls.length > 0 ? [] : nicheWarnings(request.clip_type)),
+        ...brandKitWarnings(request),
       ],
     }),
     async run(ctx) {
       const r = ctx.request;
       const source = articleSource(r)!;
-      const brand = await accountBrand(ctx.services);
+      const branding = isKitSnapshot(r.brand_kit)
+        ? kitBranding(r.brand_kit, undefined, ctx.workDir)
+        : plainBranding(await accountBrand(ctx.services), 'account');
+      const { brand, brandContext, logoPath, captionFont } = branding;
       const script =
         source.kind === 'script'
           ? source.script
@@ -169,7 +190,7 @@ export function articleMode(
           contentStyle: r.content_style,
           durationSec: r.duration_sec,
           voiceSpeed: r.voice_speed,
-          language: r.language ?? 'en',
+          language: videoLanguage(r.language, r.brand_kit),
           voiceId: r.voice_id,
           voiceGender: r.voice_gender,
           clipType: r.clip_type,
@@ -182,6 +203,9 @@ export function articleMode(
           includeBranding: r.include_branding,
           progressBar: r.progress_bar,
           brand,
+          ...(brandContext ? { brandContext } : {}),
+          ...(logoPath ? { logoPath } : {}),
+          ...(captionFont ? { captionFont } : {}),
           platforms: r.platforms,
         },
         deps,
@@ -190,6 +214,7 @@ export function articleMode(
         ...output,
         artifacts: {
           ...output.artifacts,
+          brand: branding.source,
           article: {
             ...(r.article_url ? { url: r.article_url } : {}),
             ...(r.article_title ? { title: r.article_title } : {}),

@@ -11,6 +11,7 @@ import {
   progressBarSchema,
 } from '../shared/field-schemas.ts';
 import { ignoreRequestBrand } from '../shared/account-brand.ts';
+import { kitSelectionShape, type KitChoice } from '../shared/brand-kit-selection.ts';
 import { prepareStockBody, STOCK_ALIASES } from '../stock/stock-request.ts';
 
 /** Aliases of spec 1 §4.7, on top of the renames every stock-engine body accepts. */
@@ -51,7 +52,7 @@ export const articleRequestSchema = z
     platforms: z.array(z.enum(PLATFORMS)).max(PLATFORMS.length).default([]),
     duration_sec: z.number().min(15).max(120).default(30),
     aspect_ratio: z.literal('9:16').default('9:16'),
-    content_style: z.enum(CONTENT_STYLES).default('professional'),
+    content_style: z.enum(CONTENT_STYLES).optional(),
     content_purpose: z.enum(CONTENT_PURPOSES).optional(),
     clip_type: clipTypeSchema.optional(),
     footage_keywords: footageKeywords.default([]),
@@ -67,6 +68,7 @@ export const articleRequestSchema = z
     include_hook: z.boolean().optional(),
     include_branding: z.boolean().default(true),
     progress_bar: progressBarSchema.default({ enabled: false, position: 'bottom' }),
+    ...kitSelectionShape,
   })
   .superRefine((body, ctx) => {
     if (
@@ -91,7 +93,7 @@ export const articleRequestSchema = z
       : captionStyleSchema.parse('none'),
   }));
 
-export type ArticleRequest = z.infer<typeof articleRequestSchema>;
+export type ArticleRequest = z.infer<typeof articleRequestSchema> & { brand_kit?: KitChoice };
 
 /** Words of an article address's last path segment ("/2024/05/how-to-brew-coffee.html" → "how to brew coffee"). */
 export function topicFromUrl(url: string): string | undefined {

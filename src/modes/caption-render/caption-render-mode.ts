@@ -7,6 +7,7 @@ import { findAccountJob } from '../../platform/jobs/jobs-repo.ts';
 import type { ModeDefinition, Price, RenderEstimate } from '../../platform/modes/mode.ts';
 import { PRICE_TABLE, unitPrice } from '../../platform/pricing/price-table.ts';
 import { buildAss } from '../../media/captions/build-ass.ts';
+import { captionFontsDir } from '../../media/fonts/caption-fonts-dir.ts';
 import { captionStyleById } from '../../media/captions/style-catalogue.ts';
 import { extractPoster } from '../../media/ffmpeg/measure.ts';
 import { probeMedia } from '../../media/ffmpeg/probe.ts';
@@ -17,8 +18,6 @@ import { brandColors, summarize } from '../transcribe/transcribe-mode.ts';
 import { transcriptTimings, type Transcript } from '../transcribe/transcript.ts';
 import { applyOverrides, audioHandling, burnCaptionsArgs } from './burn-captions.ts';
 import { captionRenderRequestSchema, type CaptionRenderRequest } from './caption-render-request.ts';
-
-const FONTS_DIR = '/usr/share/fonts/truetype';
 
 // Encoding seconds per second of 1080p video with a fast x264 preset on two shared cores (measured), scaled
 // by the frame area.
@@ -149,7 +148,7 @@ export function captionRenderMode(deps: CaptionRenderModeDeps): ModeDefinition<C
         burnCaptionsArgs({
           input: path,
           assPath,
-          fontsDir: FONTS_DIR,
+          fontsDir: await captionFontsDir(join(ctx.services.config.dataDir, 'cache')),
           output,
           preset: deps.renderPreset,
           width: frame.width,

@@ -7,6 +7,8 @@ import { validateStockInput } from '../shared/stock-validation.ts';
 import { engineRequestOf } from '../shared/stock-fields.ts';
 import { nicheWarnings, stockRenderEstimate } from '../stock/stock-mode.ts';
 import { accountBrand } from '../shared/account-brand.ts';
+import { brandKitHeaders, brandKitWarnings, isKitSnapshot } from '../shared/brand-kit-selection.ts';
+import { kitBranding, plainBranding, resolveKitForBrief, videoLanguage } from '../shared/kit-branding.ts';
 import { MAGIC_ALIASES, magicRequestSchema, prepareMagicBody, type MagicRequest } from './magic-request.ts';
 
 function magicPrice(): Price {
@@ -53,7 +55,7 @@ export function magicMode(deps: StockEngineDeps & { llmConfigured: boolean }): M
     endpoint: 'videos/magic',
     title: 'Magic video',
     description:
-      'A narrated vertical video from a topic or prompt, styled with the account brand (logo, colours, tone). Output is always 1080×1920 (9:16).',
+      'A narrated vertical video from a topic or prompt, styled with the account brand (logo, colours, tone) or the brand kit brand_id selects. Output is always 1080×1920 (9:16).',
     schema: magicRequestSchema,
     aliases: MAGIC_ALIASES,
     prepare: prepareMagicBody,
@@ -65,13 +67,26 @@ export function magicMode(deps: StockEngineDeps & { llmConfigured: boolean }): M
     privateDelivery: false,
     identicalRequestProtection: true,
     async validate(request, services) {
-      const brand = await accountBrand(services);
-      await validateStockInput({ ...request, captions: request.caption_style.preset !== 'none' }, services, {
-        llmConfigured: deps.llmConfigured,
-        narrator: deps.narrator,
+      const kit = await resolveKitForBrief(request, services, {
+        prompt: request.prompt,
+        topic: request.topic,
+        script: request.script,
+        cta: request.cta,
       });
-      await checkSavedLogo(brand?.logo_url, services.urlGuard);
+      await validateStockInput(
+        {
+          ...request,
+          language: videoLanguage(request.language, kit),
+          captions: request.caption_style.preset !== 'none',
+        },
+        services,
+        { llmConfigured: deps.llmConfigured, narrator: deps.narrator },
+      );
+      if (kit) return { ...request, brand_kit: kit };
+      await checkSavedLogo((await accountBrand(services))?.logo_url, services.urlGuard);
+      return request;
     },
+    answerHeaders: (request) => brandKitHeaders(request.brand_kit),
     price: magicPrice,
     estimate: (request) => ({
       renderSeconds: stockRenderEstimate(request.duration_sec),
@@ -86,19 +101,18 @@ export function magicMode(deps: StockEngineDeps & { llmConfigured: boolean }): M
         ...(request.script
           ? ['A sent script is narrated word for word; cta and include_hook do not apply.']
           : []),
+        ...brandKitWarnings(request),
       ],
     }),
     async run(ctx) {
       const r = ctx.request;
-      const brand = await accountBrand(ctx.services);
-      const output = await runStockEngine(ctx, engineRequestOf(r, brand), deps);
+      const branding = isKitSnapshot(r.brand_kit)
+        ? kitBranding(r.brand_kit, undefined, ctx.workDir)
+        : plainBranding(await accountBrand(ctx.services), 'account');
+      const output = await runStockEngine(ctx, engineRequestOf(r, branding), deps);
       return {
         ...output,
-        artifacts: {
-          ...output.artifacts,
-          aspectRatio: '9:16',
-          brand: { source: brand ? 'account' : 'none' },
-        },
+        artifacts: { ...output.artifacts, aspectRatio: '9:16', brand: branding.source },
       };
     },
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { kitSelectionShape, type KitChoice } from '../shared/brand-kit-selection.ts';
 import { normalizeStockFields, stockFieldShape } from '../shared/stock-fields-schema.ts';
 import { prepareStockBody, STOCK_ALIASES } from '../stock/stock-request.ts';
 import { ignoreRequestBrand } from '../shared/account-brand.ts';
@@ -14,9 +15,16 @@ export function prepareMagicBody(body: Record<string, unknown>, warnings: string
   prepareStockBody(body, warnings);
 }
 
-/** The body of POST /videos/magic after aliases are folded: §4.2 without brand, delivery or webhook fields. */
+/**
+ * The body of POST /videos/magic after aliases are folded: §4.2 without brand, delivery or webhook fields; a
+ * saved brand kit may be selected instead of the account brand (spec 2 §4.8's quickstart takes brand_id).
+ */
 export const magicRequestSchema = z
-  .object({ ...stockFieldShape, aspect_ratio: z.enum(MAGIC_ASPECT_RATIOS).default('9:16') })
+  .object({
+    ...stockFieldShape,
+    aspect_ratio: z.enum(MAGIC_ASPECT_RATIOS).default('9:16'),
+    ...kitSelectionShape,
+  })
   .superRefine((body, ctx) => {
     if (!body.prompt && !body.topic) {
       ctx.addIssue({
@@ -28,4 +36,4 @@ export const magicRequestSchema = z
   })
   .transform(normalizeStockFields);
 
-export type MagicRequest = z.infer<typeof magicRequestSchema>;
+export type MagicRequest = z.infer<typeof magicRequestSchema> & { brand_kit?: KitChoice };

@@ -30,6 +30,9 @@ const NOT_CONFIGURABLE = [
   'caption_highlight_color',
   'brand',
   'brand_id',
+  'customer_id',
+  'website_url',
+  'confirm_authorized',
   'logo_url',
 ];
 

@@ -2,20 +2,17 @@ import type { PipelineServices } from '../../platform/modes/mode.ts';
 import type { UrlGuard } from '../../platform/net/url-guard.ts';
 import { brandSchema, type Brand } from './field-schemas.ts';
 
-// Modes that always use the account's saved brand (Magic, article-to-video): the saved brand is read at
-// render time, and a brand sent with the request is not part of these routes' bodies.
+// Modes that use the account's saved brand (Magic, article-to-video) unless the request selects a brand kit
+// (brand_id or website_url): the saved brand is read at render time, and a per-video `brand` object is not
+// part of these routes' bodies.
 
-/** Fields that choose or carry a brand per request; on these routes they are ignored, with a warning each. */
-const REQUEST_BRAND_FIELDS = ['brand', 'brand_id', 'customer_id', 'website_url'] as const;
-
+/** On these routes a per-video brand is ignored, with a warning. */
 export function ignoreRequestBrand(body: Record<string, unknown>, warnings: string[], route: string): void {
-  for (const field of REQUEST_BRAND_FIELDS) {
-    if (!(field in body)) continue;
-    delete body[field];
-    warnings.push(
-      `"${field}" is ignored on ${route}: these videos always use the account brand (save it on your account).`,
-    );
-  }
+  if (!('brand' in body)) return;
+  delete body.brand;
+  warnings.push(
+    `"brand" is ignored on ${route}: these videos use the account brand, or the brand kit that brand_id or website_url selects.`,
+  );
 }
 
 /**

@@ -6,6 +6,8 @@ import type { JobContext, JobOutput } from '../../platform/modes/mode.ts';
 import { UrlRejectedError } from '../../platform/net/url-guard.ts';
 import { buildAss } from '../../media/captions/build-ass.ts';
 import { captionStyleFromRequest } from '../../media/captions/caption-presets.ts';
+import { captionFontsDir } from '../../media/fonts/caption-fonts-dir.ts';
+import { findShippedFontFamily } from '../../media/fonts/font-catalogue.ts';
 import { outputSize, type AspectRatio } from '../../media/clips/reframe.ts';
 import { renderComposition } from '../../media/compose/render-composition.ts';
 import type { ComposeScene, ComposeSpec } from '../../media/compose/compose-spec.ts';
@@ -17,7 +19,13 @@ import { inferNiche, type Niche } from '../../media/footage/niches.ts';
 import type { MusicBedFile, StockLibrary } from '../../media/library/stock-library.ts';
 import { splitSentences } from '../../media/script/sentences.ts';
 import { writeTitleAndDescription } from '../../media/script/title-description.ts';
-import type { ScriptWriter } from '../../media/script/writer.ts';
+import type { ScriptBrandContext } from '../../media/script/brand-context.ts';
+import {
+  ScriptPolicyError,
+  type ScriptInput,
+  type ScriptWriter,
+  type WrittenScript,
+} from '../../media/script/writer.ts';
 import type { WordTiming } from '../../media/types.ts';
 import { applyTempo } from '../../media/voice/apply-tempo.ts';
 import { fitToDuration, MAX_TEMPO } from '../../media/voice/fit-to-duration.ts';
@@ -37,7 +45,8 @@ export interface StockEngineRequest {
   /** Narrated word for word when set. */
   script?: string;
   contentPurpose?: ContentPurpose;
-  contentStyle: ContentStyle;
+  /** Absent: the writer takes the brand kit's tone, else the brand's, else professional. */
+  contentStyle?: ContentStyle;
   durationSec: number;
   voiceSpeed: number;
   includeHook?: boolean;
@@ -55,8 +64,14 @@ export interface StockEngineRequest {
   musicBed?: MusicBedFile;
   includeBranding: boolean;
   progressBar: ProgressBar;
-  /** The brand of this video (request brand, or the account brand where the mode uses it). */
+  /** The brand of this video (a brand kit, the request brand, or the account brand where the mode uses it). */
   brand?: Brand;
+  /** The selected brand kit's profile: the writer's audience, tone, proof points, banned topics and cta. */
+  brandContext?: ScriptBrandContext;
+  /** A logo file already in the work folder (a brand kit's normalized logo), used instead of brand.logo_url. */
+  logoPath?: string;
+  /** The captions' font family (a brand kit's), drawn when the font catalogue has it. */
+  captionFont?: string;
   platforms: string[];
   /** Shape of the output frame; 9:16 (1080×1920) when absent. */
   aspectRatio?: AspectRatio;
@@ -167,7 +182,7 @@ export async function runStockEngine(
         writer: 'sent',
       };
     }
-    const written = await deps.writer.write({
+    const written = await writeScript(deps.writer, {
       prompt: request.prompt,
       topic: request.topic,
       contentPurpose: request.contentPurpose,
@@ -186,6 +201,7 @@ export async function runStockEngine(
         industry: request.brand.industry,
         keywords: request.brand.keywords,
       },
+      ...(request.brandContext ? { brandContext: request.brandContext } : {}),
     });
     return {
       script: written.script,
@@ -306,19 +322,29 @@ export async function runStockEngine(
     ? (request.musicBed ?? (await deps.library.musicFor(footage.niche, ctx.job.id, signal)))
     : undefined;
 
-  const captionStyle = captionStyleFromRequest({
-    style: request.captionStyle.preset,
-    text_color: request.captionStyle.text_color,
-    highlight_color: highlightColor(request),
-    position: request.captionStyle.position,
-    font_size: request.captionStyle.font_size,
-  });
-  let assPath: string | undefined;
+  const captionStyle = captionStyleFromRequest(
+    {
+      style: request.captionStyle.preset,
+      text_color: request.captionStyle.text_color,
+      highlight_color: highlightColor(request),
+      position: request.captionStyle.position,
+      font_size: request.captionStyle.font_size,
+    },
+    request.captionFont,
+  );
+  let captions: ComposeSpec['ass'];
   if (captionStyle) {
-    assPath = join(workDir, 'captions.ass');
+    const assPath = join(workDir, 'captions.ass');
     await writeFile(assPath, buildAss(voice.words, captionStyle, frame));
+    // libass draws a shipped web font (a brand kit's) only from the prepared fonts folder.
+    const fontsDir = findShippedFontFamily(captionStyle.fontFamily)
+      ? await captionFontsDir(join(services.config.dataDir, 'cache'))
+      : FONTS_DIR;
+    captions = { path: assPath, fontsDir };
   }
-  const logoPath = request.brand?.logo_url ? await downloadLogo(ctx, request.brand.logo_url) : undefined;
+  const logoPath =
+    request.logoPath ??
+    (request.brand?.logo_url ? await downloadLogo(ctx, request.brand.logo_url) : undefined);
 
   const output = join(workDir, 'video.mp4');
   const spec: ComposeSpec = {
@@ -329,7 +355,7 @@ export async function runStockEngine(
     scenes: footage.scenes,
     narration: { path: voice.audioPath },
     ...(music ? { music: { path: music.path, volume: request.music.volume } } : {}),
-    ...(assPath ? { ass: { path: assPath, fontsDir: FONTS_DIR } } : {}),
+    ...(captions ? { ass: captions } : {}),
     ...(logoPath ? { logo: { path: logoPath } } : {}),
     ...(request.includeBranding ? { watermark: { text: WATERMARK } } : {}),
     ...(request.progressBar.enabled
@@ -379,11 +405,36 @@ export async function runStockEngine(
       { role: 'video', path: output, contentType: 'video/mp4', name: 'video.mp4' },
       { role: 'thumbnail', path: poster, contentType: 'image/jpeg', name: 'poster.jpg' },
       { role: 'subtitle', path: srt, contentType: 'application/x-subrip', name: 'captions.srt' },
-      ...(assPath
-        ? [{ role: 'subtitle' as const, path: assPath, contentType: 'text/x-ssa', name: 'captions.ass' }]
+      ...(captions
+        ? [
+            {
+              role: 'subtitle' as const,
+              path: captions.path,
+              contentType: 'text/x-ssa',
+              name: 'captions.ass',
+            },
+          ]
         : []),
     ],
   };
+}
+
+/**
+ * The writer's script. A script of which nothing is left once the sentences breaking the brand kit's rules are
+ * dropped is the brief's fault, not the service's: the job fails without a retry (and is refunded).
+ */
+export async function writeScript(writer: ScriptWriter, input: ScriptInput): Promise<WrittenScript> {
+  try {
+    return await writer.write(input);
+  } catch (error) {
+    if (!(error instanceof ScriptPolicyError)) throw error;
+    throw new JobFailure({
+      code: 'BRAND_RULES_UNSATISFIABLE',
+      category: 'input',
+      message: error.message,
+      retryable: false,
+    });
+  }
 }
 
 function guardFailure(field: string, error: unknown): never {

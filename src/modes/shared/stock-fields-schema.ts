@@ -19,7 +19,8 @@ export const stockFieldShape = {
   content_purpose: z.enum(CONTENT_PURPOSES).optional(),
   duration_sec: z.number().min(15).max(120).default(30),
   clip_type: clipTypeSchema.optional(),
-  content_style: z.enum(CONTENT_STYLES).default('professional'),
+  // No default: without one the writer takes the brand kit's tone (else the brand's, else professional).
+  content_style: z.enum(CONTENT_STYLES).optional(),
   include_branding: z.boolean().default(true),
   footage_keywords: footageKeywords.default([]),
   exclude_keywords: footageKeywords.default([]),

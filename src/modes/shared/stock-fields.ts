@@ -1,6 +1,8 @@
 import type { Niche } from '../../media/footage/niches.ts';
+import { scriptLanguage } from '../../media/script/brand-context.ts';
 import type { ContentPurpose, ContentStyle } from './enums.ts';
-import type { Brand, CaptionStyle, MusicOptions, ProgressBar } from './field-schemas.ts';
+import type { CaptionStyle, MusicOptions, ProgressBar } from './field-schemas.ts';
+import type { Branding } from './kit-branding.ts';
 import type { StockEngineRequest } from './stock-engine.ts';
 
 /** The snake_case fields of spec 1 §4.2 that /generate-and-post and Magic share after validation. */
@@ -9,7 +11,7 @@ export interface StockFields {
   topic?: string;
   script?: string;
   content_purpose?: ContentPurpose;
-  content_style: ContentStyle;
+  content_style?: ContentStyle;
   duration_sec: number;
   voice_speed: number;
   include_hook?: boolean;
@@ -32,8 +34,12 @@ function briefOf(request: { prompt?: string; topic?: string; script?: string }):
   return [request.topic, request.prompt].filter(Boolean).join('. ') || (request.script ?? '').slice(0, 500);
 }
 
-/** Maps validated §4.2 fields onto the stock engine's request. */
-export function engineRequestOf(r: StockFields, brand: Brand | undefined): StockEngineRequest {
+/**
+ * Maps validated §4.2 fields onto the stock engine's request. The script and the narration share one language:
+ * the request's, else the brand kit's first, else English.
+ */
+export function engineRequestOf(r: StockFields, branding: Branding): StockEngineRequest {
+  const { brand, brandContext, logoPath, captionFont } = branding;
   return {
     brief: briefOf(r),
     prompt: r.prompt,
@@ -45,7 +51,7 @@ export function engineRequestOf(r: StockFields, brand: Brand | undefined): Stock
     voiceSpeed: r.voice_speed,
     includeHook: r.include_hook,
     cta: r.cta,
-    language: r.language ?? 'en',
+    language: scriptLanguage(r.language, brandContext) ?? 'en',
     voiceId: r.voice_id,
     voiceGender: r.voice_gender,
     clipType: r.clip_type,
@@ -57,6 +63,9 @@ export function engineRequestOf(r: StockFields, brand: Brand | undefined): Stock
     includeBranding: r.include_branding,
     progressBar: r.progress_bar,
     brand,
+    ...(brandContext ? { brandContext } : {}),
+    ...(logoPath ? { logoPath } : {}),
+    ...(captionFont ? { captionFont } : {}),
     platforms: r.platforms,
   };
 }

@@ -1,4 +1,4 @@
-import { ApiError, type FieldIssue } from '../../platform/errors.ts';
+import type { FieldIssue } from '../../platform/errors.ts';
 import { invalidInputError } from '../../platform/generation/parse-request.ts';
 import type { PipelineServices } from '../../platform/modes/mode.ts';
 import { UrlRejectedError } from '../../platform/net/url-guard.ts';
@@ -79,19 +79,4 @@ export async function validateStockInput(
     }
   }
   if (issues.length > 0) throw invalidInputError(issues);
-}
-
-/** Spec 1 §4.2: a saved brand kit cannot be used on this route; the brand is passed inline. */
-export function refuseSavedBrand(request: {
-  brand_id?: string;
-  customer_id?: string;
-  website_url?: string;
-}): void {
-  if (request.brand_id || request.customer_id || request.website_url) {
-    throw new ApiError(
-      422,
-      'CUSTOMER_CONTEXT_UNAVAILABLE',
-      'Saved brand kits (brand_id, customer_id, website_url) are not available on this route; pass the brand inline in "brand".',
-    );
-  }
 }

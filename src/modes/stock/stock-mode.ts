@@ -2,9 +2,12 @@ import type { ModeDefinition } from '../../platform/modes/mode.ts';
 import { unitPrice } from '../../platform/pricing/price-table.ts';
 import { closestNiches, type Niche } from '../../media/footage/niches.ts';
 import { seedFootageRecipes } from '../../media/footage/procedural.ts';
+import { accountBrand } from '../shared/account-brand.ts';
+import { brandKitHeaders, brandKitWarnings, isKitSnapshot } from '../shared/brand-kit-selection.ts';
+import { kitBranding, plainBranding, resolveKitForBrief, videoLanguage } from '../shared/kit-branding.ts';
 import { runStockEngine, type StockEngineDeps } from '../shared/stock-engine.ts';
 import { engineRequestOf } from '../shared/stock-fields.ts';
-import { refuseSavedBrand, validateStockInput } from '../shared/stock-validation.ts';
+import { validateStockInput } from '../shared/stock-validation.ts';
 import { prepareStockBody, STOCK_ALIASES, stockRequestSchema, type StockRequest } from './stock-request.ts';
 
 /** Measured on this 2-core machine: about 0.6 s of render per second of video, plus script, voice and footage. */
@@ -46,13 +49,25 @@ export function stockMode(deps: StockEngineDeps & { llmConfigured: boolean }): M
     privateDelivery: true,
     identicalRequestProtection: true,
     async validate(request, services) {
-      refuseSavedBrand(request);
+      const kit = await resolveKitForBrief(request, services, {
+        prompt: request.prompt,
+        topic: request.topic,
+        script: request.script,
+        cta: request.cta,
+      });
       await validateStockInput(
-        { ...request, captions: request.caption_style.preset !== 'none', logo_url: request.brand?.logo_url },
+        {
+          ...request,
+          language: videoLanguage(request.language, kit),
+          captions: request.caption_style.preset !== 'none',
+          logo_url: request.brand?.logo_url,
+        },
         services,
         { llmConfigured: deps.llmConfigured, narrator: deps.narrator },
       );
+      return kit ? { ...request, brand_kit: kit } : request;
     },
+    answerHeaders: (request) => brandKitHeaders(request.brand_kit),
     price: () => ({
       usdCents: unitPrice('stock'),
       breakdown: [
@@ -76,13 +91,20 @@ export function stockMode(deps: StockEngineDeps & { llmConfigured: boolean }): M
         ...(request.script
           ? ['A sent script is narrated word for word; cta and include_hook do not apply.']
           : []),
+        ...brandKitWarnings(request),
       ],
     }),
     async run(ctx) {
       const r = ctx.request;
-      // A brand sent with the request replaces the account brand; nothing is merged (spec 2.7).
-      const brand = r.brand ?? ((await ctx.services.accountBrand()) as StockRequest['brand']) ?? undefined;
-      return runStockEngine(ctx, engineRequestOf(r, brand), deps);
+      // A kit or a brand sent with the request replaces the account brand (spec 2.7); a brand sent with a kit
+      // overrides the kit field by field.
+      const branding = isKitSnapshot(r.brand_kit)
+        ? kitBranding(r.brand_kit, r.brand, ctx.workDir)
+        : r.brand
+          ? plainBranding(r.brand, 'request')
+          : plainBranding(await accountBrand(ctx.services), 'account');
+      const output = await runStockEngine(ctx, engineRequestOf(r, branding), deps);
+      return { ...output, artifacts: { ...output.artifacts, brand: branding.source } };
     },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { userUrl } from '../../platform/net/user-url.ts';
+import { kitSelectionShape, type KitChoice } from '../shared/brand-kit-selection.ts';
 import { brandSchema } from '../shared/field-schemas.ts';
 import { normalizeStockFields, stockFieldShape } from '../shared/stock-fields-schema.ts';
 import { foldCaptionAliases, foldMusicAliases, foldProgressBarAliases } from '../shared/nested-aliases.ts';
@@ -25,9 +25,7 @@ export const stockRequestSchema = z
     ...stockFieldShape,
     aspect_ratio: z.literal('9:16').default('9:16'),
     brand: brandSchema.optional(),
-    brand_id: z.string().min(1).max(128).optional(),
-    customer_id: z.string().min(1).max(128).optional(),
-    website_url: userUrl.optional(),
+    ...kitSelectionShape,
   })
   .superRefine((body, ctx) => {
     if (!body.prompt && !body.topic && !body.script) {
@@ -40,4 +38,5 @@ export const stockRequestSchema = z
   })
   .transform(normalizeStockFields);
 
-export type StockRequest = z.infer<typeof stockRequestSchema>;
+/** The validated body, with the brand kit it selects (set by the mode's validation, stored with the job). */
+export type StockRequest = z.infer<typeof stockRequestSchema> & { brand_kit?: KitChoice };

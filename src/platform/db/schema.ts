@@ -179,6 +179,28 @@ export interface ClippedVideosTable {
   clipped_at: Timestamp;
 }
 
+/** A saved brand kit (spec 2 §2.4); its JSON columns are typed in src/brand/kits/brand-kit.ts. */
+export interface BrandKitsTable {
+  id: string;
+  account_id: string;
+  brand_id: string;
+  customer_id: string | null;
+  website_url: string | null;
+  domain: string | null;
+  fields: Json;
+  auto: Json | null;
+  caller_logo: Json | null;
+  site_logo: Json | null;
+  design: Json;
+  autogen: Json | null;
+  crawled_at: Timestamp | null;
+  authorized_by: Json;
+  authorized_at: Timestamp;
+  revision: Generated<number>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -198,6 +220,7 @@ export interface Database {
   rate_counters: RateCountersTable;
   stock_clips: StockClipsTable;
   clipped_videos: ClippedVideosTable;
+  brand_kits: BrandKitsTable;
 }
 
 export type JobRow = Selectable<JobsTable>;

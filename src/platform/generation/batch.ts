@@ -152,12 +152,7 @@ export class BatchService {
     for (const [index, item] of jobs.entries()) {
       const mode = this.registry.forEndpoint(item.endpoint)!;
       try {
-        const answer = await this.generation.dryRun(
-          mode,
-          { ...item.body, dry_run: true },
-          caller.accountId,
-          requestId,
-        );
+        const answer = await this.generation.dryRun(mode, { ...item.body, dry_run: true }, caller, requestId);
         const data = answer.body.data as { price: { usd_cents: number } };
         total += data.price.usd_cents;
         results.push({

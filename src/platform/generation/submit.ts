@@ -113,7 +113,12 @@ function dryRunAnswer(
     warnings: [...parsed.warnings, ...(estimate.warnings ?? [])],
     charged: false,
   };
-  return { status: 200, body: successBody(data, { request_id: requestId }), headers: {}, jobIds: [] };
+  return {
+    status: 200,
+    body: successBody(data, { request_id: requestId }),
+    headers: { ...mode.answerHeaders?.(parsed.request) },
+    jobIds: [],
+  };
 }
 
 export class GenerationService {
@@ -139,10 +144,10 @@ export class GenerationService {
   }
 
   /** Validates and prices without creating anything (works with live and sandbox keys, never cached). */
-  async dryRun(mode: ModeDefinition, body: unknown, accountId: string, requestId: string): Promise<Answer> {
+  async dryRun(mode: ModeDefinition, body: unknown, caller: Caller, requestId: string): Promise<Answer> {
     const stagingDir = newStagingDir(this.deps.config);
     try {
-      return dryRunAnswer(mode, await this.validated(mode, body, accountId, stagingDir), requestId);
+      return dryRunAnswer(mode, await this.validated(mode, body, caller, stagingDir, true), requestId);
     } finally {
       await rm(stagingDir, { recursive: true, force: true });
     }
@@ -152,12 +157,15 @@ export class GenerationService {
   private async validated(
     mode: ModeDefinition,
     body: unknown,
-    accountId: string,
+    caller: Caller,
     stagingDir: string,
+    dryRun: boolean,
   ): Promise<ParsedGenerateRequest<unknown>> {
     const parsed = parseGenerateRequest(mode, body, this.deps.urlGuard);
     const refined: unknown = await mode.validate?.(parsed.request, {
-      ...this.services(accountId),
+      ...this.services(caller.accountId),
+      caller: { keyId: caller.keyId, sandbox: caller.sandbox },
+      dryRun,
       stagingDir,
     });
     return refined === undefined ? parsed : { ...parsed, request: refined };
@@ -168,7 +176,7 @@ export class GenerationService {
     const { mode, caller, requestId } = input;
     if (isDryRun(input.body)) {
       if (!mode.dryRun) throw errors.dryRunNotSupported(`/${mode.endpoint}`);
-      return this.dryRun(mode, input.body, caller.accountId, requestId);
+      return this.dryRun(mode, input.body, caller, requestId);
     }
     validateIdempotencyKey(input.idempotencyKey);
     if (!caller.sandbox && input.idempotencyKey === undefined && mode.idempotencyKey === 'required') {
@@ -191,7 +199,7 @@ export class GenerationService {
         await claim.record(answer);
         return answer;
       }
-      const parsed = await this.validated(mode, input.body, caller.accountId, stagingDir);
+      const parsed = await this.validated(mode, input.body, caller, stagingDir, false);
       return await this.accept(input, parsed, stagingDir, (tx, answer) => claim.accept(tx, answer));
     } catch (error) {
       if (error instanceof ApiError && error.status < 500 && error.code !== 'REQUEST_IN_PROGRESS') {
@@ -232,7 +240,7 @@ export class GenerationService {
       ...(options.privateDelivery
         ? { delivery: { visibility: 'private', link_ttl_seconds: LINK_TTL_SECONDS } }
         : {}),
-      ...(mode.receiptExtras?.(parsed.request) ?? {}),
+      ...(mode.receiptExtras?.(parsed.request, { id: jobId, videoId }) ?? {}),
     };
     const meta = {
       request_id: requestId,
@@ -241,7 +249,11 @@ export class GenerationService {
     const answer: Answer = {
       status: input.receiptStatus ?? mode.receiptStatus,
       body: {},
-      headers: { 'x-job-id': jobId, ...chargeHeaders(price, estimate.renderSeconds.typical) },
+      headers: {
+        'x-job-id': jobId,
+        ...chargeHeaders(price, estimate.renderSeconds.typical),
+        ...mode.answerHeaders?.(parsed.request),
+      },
       jobIds: [jobId],
     };
 

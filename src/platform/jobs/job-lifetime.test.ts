@@ -22,3 +22,9 @@ void test('a job gets the configured lifetime unless its mode asks for more, up 
     4000,
   );
 });
+
+void test('a mode whose spec caps its jobs gets at most that lifetime', () => {
+  assert.equal(jobLifetimeSeconds(config, { maxLifetimeSeconds: 30 }, {}), 30);
+  assert.equal(jobLifetimeSeconds(config, { maxLifetimeSeconds: 30, lifetimeSeconds: () => 7200 }, {}), 30);
+  assert.equal(jobLifetimeSeconds(config, { maxLifetimeSeconds: 99_999 }, {}), 2700);
+});

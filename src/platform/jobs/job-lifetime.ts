@@ -9,12 +9,16 @@ import type { ModeDefinition } from '../modes/mode.ts';
  */
 export const LONGEST_JOB_LIFETIME_SECONDS = 6 * 3600;
 
-/** JOB_MAX_LIFETIME_SECONDS, or more when the mode says this request needs it (up to the longest allowed). */
+/**
+ * JOB_MAX_LIFETIME_SECONDS, or more when the mode says this request needs it (up to the longest allowed), or
+ * less when the mode's spec caps its jobs (maxLifetimeSeconds).
+ */
 export function jobLifetimeSeconds(
   config: Pick<Config, 'jobs'>,
-  mode: Pick<ModeDefinition, 'lifetimeSeconds'>,
+  mode: Pick<ModeDefinition, 'lifetimeSeconds' | 'maxLifetimeSeconds'>,
   request: unknown,
 ): number {
   const wanted = Math.min(mode.lifetimeSeconds?.(request) ?? 0, LONGEST_JOB_LIFETIME_SECONDS);
-  return Math.max(config.jobs.maxLifetimeSeconds, Math.ceil(wanted));
+  const lifetime = Math.max(config.jobs.maxLifetimeSeconds, Math.ceil(wanted));
+  return Math.min(lifetime, mode.maxLifetimeSeconds ?? lifetime);
 }

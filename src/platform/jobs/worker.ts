@@ -216,7 +216,13 @@ export class GenerationWorker {
       await mkdir(workDir, { recursive: true });
       await transitionJob(db, jobId, 'running', {}, { stage: 'running', message: 'Generating.', percent: 1 });
       const context: JobContext<unknown> = {
-        job: { id: jobId, accountId: job.account_id, videoId: job.video_id, attempt: job.attempts },
+        job: {
+          id: jobId,
+          accountId: job.account_id,
+          videoId: job.video_id,
+          attempt: job.attempts,
+          deadlineAt: new Date(job.deadline_at),
+        },
         request: job.request,
         workDir,
         signal: controller.signal,

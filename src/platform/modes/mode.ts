@@ -40,7 +40,11 @@ export interface RequestEstimate {
 
 /** What the platform hands a pipeline: the job, its request, a work folder, progress reporting and services. */
 export interface JobContext<R> {
-  job: { id: string; accountId: string; videoId: string; attempt: number };
+  /**
+   * `deadlineAt`: when the job fails with PROCESS_TIMEOUT, for pipelines that budget their steps by it (absent
+   * outside the queue, e.g. the render CLI).
+   */
+  job: { id: string; accountId: string; videoId: string; attempt: number; deadlineAt?: Date };
   request: R;
   workDir: string;
   signal: AbortSignal;
@@ -62,6 +66,13 @@ export interface PipelineServices {
 /** What a mode's `validate` gets: the pipeline services, the caller's account and a folder for fetched files. */
 export interface ValidationServices extends PipelineServices {
   accountId: string;
+  /** The API key making the call; absent outside the API (render CLI). */
+  caller?: { keyId: string; sandbox: boolean };
+  /**
+   * True while a dry run is validated: refuse exactly as the real call would, but create nothing (a brand kit
+   * the real call would build from a website is only reported).
+   */
+  dryRun?: boolean;
   /**
    * A folder for files fetched while validating (e.g. a source whose length sets the price); the mode creates
    * it when it needs it. When the request is accepted it becomes the job's work folder, so the pipeline finds
@@ -134,12 +145,25 @@ export interface ModeDefinition<R = any> {
    * transcribe); capped by the platform (jobs/job-lifetime.ts).
    */
   lifetimeSeconds?(request: R): number;
+  /**
+   * The most seconds any job of this mode may live, counted from acceptance, when the spec caps it below
+   * JOB_MAX_LIFETIME_SECONDS (brand analysis: 30 s, then PROCESS_TIMEOUT and a refund).
+   */
+  maxLifetimeSeconds?: number;
   price(request: R): Price;
   estimate(request: R): RequestEstimate;
   /** Event types of the completion callback; video.completed / video.failed / video.cancelled by default. */
   webhookEvents?: WebhookEventNames;
-  /** Extra receipt fields (e.g. requested_clip_count). */
-  receiptExtras?(request: R): Record<string, unknown>;
+  /**
+   * Extra receipt fields (e.g. requested_clip_count); they may replace the receipt's own (a mode whose spec
+   * names another `status`). `job` is the job being accepted, for ids derived from it.
+   */
+  receiptExtras?(request: R, job: { id: string; videoId: string }): Record<string, unknown>;
+  /**
+   * Response headers describing the validated request (e.g. X-Brand-Kit-Id of the brand kit it renders with),
+   * sent with the receipt and a dry run's answer, and replayed with them.
+   */
+  answerHeaders?(request: R): Record<string, string>;
   run(ctx: JobContext<R>): Promise<JobOutput>;
 }
 

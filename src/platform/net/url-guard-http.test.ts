@@ -193,6 +193,15 @@ void describe('redirects', () => {
     );
   });
 
+  void test("redirect: 'manual' answers the 3xx with its Location instead of following it", async () => {
+    const res = await guard.request(redirectTo('https://169.254.169.254/latest/meta-data/', 301), {
+      redirect: 'manual',
+    });
+    assert.equal(res.status, 301);
+    assert.equal(res.headers.location, 'https://169.254.169.254/latest/meta-data/');
+    assert.equal(res.url, redirectTo('https://169.254.169.254/latest/meta-data/', 301));
+  });
+
   const refused: [string, string][] = [
     ['http://10.0.0.1/', 'scheme_not_allowed'],
     ['https://10.0.0.1/', 'ip_literal'],

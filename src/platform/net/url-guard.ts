@@ -49,6 +49,11 @@ export interface GuardedRequestOptions {
   maxBytes?: number;
   timeoutMs?: number;
   maxRedirects?: number;
+  /**
+   * 'manual' answers a redirect itself (status 3xx, its `location` header) instead of following it, for
+   * callers that judge each hop by their own rules too (the brand crawler keeps to one site). Default 'follow'.
+   */
+  redirect?: 'follow' | 'manual';
   signal?: AbortSignal;
 }
 
@@ -108,6 +113,7 @@ interface ExchangeContext {
   deadline: Deadline;
   maxRedirects: number;
   host: string;
+  manualRedirects?: boolean;
 }
 
 /** One AbortSignal for the whole exchange: fires on the overall timeout or the caller's signal. */
@@ -242,6 +248,7 @@ export class UrlGuard {
     const maxBytes = options.maxBytes ?? DEFAULT_REQUEST_MAX_BYTES;
     const deadline = new Deadline(options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, options.signal);
     const ctx = this.context(deadline, options.maxRedirects);
+    ctx.manualRedirects = options.redirect === 'manual';
     try {
       const init = {
         method: (options.method ?? 'GET').toUpperCase(),
@@ -409,7 +416,8 @@ export class UrlGuard {
         signal: deadline.signal,
       });
       const location = headerValue(res.headers.location);
-      if (!REDIRECT_STATUSES.has(res.statusCode) || location === null) return { res, url };
+      if (!REDIRECT_STATUSES.has(res.statusCode) || location === null || ctx.manualRedirects)
+        return { res, url };
       await res.body.dump();
       if (redirects >= maxRedirects) {
         throw new UrlRejectedError('too_many_redirects', `more than ${maxRedirects} redirects`);

@@ -43,6 +43,12 @@ export const PRICE_TABLE = {
     engine: 'captions',
     notes: 'Per started minute of output.',
   },
+  brand_analysis: {
+    usdCents: 40,
+    unit: 'job',
+    engine: 'brand',
+    notes: 'Spec: 8 credits (5 cents each). Website crawl and brand profile; refunded on failure or timeout.',
+  },
 } as const satisfies Record<string, PriceEntry>;
 
 export type PricedOperation = keyof typeof PRICE_TABLE;

@@ -16,10 +16,11 @@ export interface WebhookEventNames {
   failed: string;
   cancelled: string;
   /**
-   * The event's `data` for modes whose callback has its own documented shape (e.g. transcript.completed),
-   * from the job and its presented artifacts; the video shape of buildWebhookBody otherwise.
+   * The event's `data` for modes whose callback has its own documented shape (e.g. transcript.completed,
+   * brand.analyzed), from the job and its presented artifacts, with the store to sign links to files kept
+   * outside the job (a brand's logo); the video shape of buildWebhookBody otherwise.
    */
-  data?(job: JobRow, artifacts: Record<string, unknown>): Record<string, unknown>;
+  data?(job: JobRow, artifacts: Record<string, unknown>, store: MediaStore): Record<string, unknown>;
 }
 
 export const DEFAULT_EVENT_NAMES: WebhookEventNames = {
@@ -64,7 +65,7 @@ export function buildWebhookBody(
   store: MediaStore,
 ): Record<string, unknown> {
   const artifacts = presentArtifacts(job, store);
-  const data = names.data ? names.data(job, artifacts) : videoEventData(job, artifacts);
+  const data = names.data ? names.data(job, artifacts, store) : videoEventData(job, artifacts);
   return { event_id: eventId, event_type: eventType(job, names), created_at: new Date().toISOString(), data };
 }
 

@@ -1,18 +1,20 @@
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { brandedCaptionPresets, type CaptionBrandKit } from '../../media/captions/branded-presets.ts';
 import type { CaptionStyle } from '../../media/captions/caption-style.ts';
 import {
   CAPTION_STYLE_CATEGORIES,
   CAPTION_STYLE_PRESETS,
   captionStyleById,
   captionStylePreset,
-  resolveBrandColors,
   type BrandableColor,
-  type CaptionBrandColors,
   type CaptionStylePreset,
+  type ResolvedCaptionBrand,
 } from '../../media/captions/style-catalogue.ts';
 import { CaptionPreviewCache } from '../../media/captions/style-preview.ts';
+import { brandIdSchema } from '../../brand/kits/kit-input.ts';
+import { captionFontsDir } from '../../media/fonts/caption-fonts-dir.ts';
 import { findAccount } from '../../platform/accounts/accounts.ts';
 import { successBody } from '../../platform/envelope.ts';
 import { errors } from '../../platform/errors.ts';
@@ -20,7 +22,9 @@ import { fieldIssues, invalidInputError } from '../../platform/generation/parse-
 import type { AppContext } from '../app-context.ts';
 import { callerOf } from '../http-types.ts';
 
-// Spec 2 §4.6: GET /resources/caption-styles, the 63 caption presets, and a rendered preview of each.
+// Spec 2 §4.6: GET /resources/caption-styles, the 63 caption presets, and a rendered preview of each; the
+// `branded` category is drawn for a brand: a saved kit (brand_id), colours and a font sent in the query, or the
+// account's saved brand.
 
 const BASE = '/api/v1/resources/caption-styles';
 
@@ -31,9 +35,14 @@ const queryColor = z
   .transform((value) => `#${value.replace('#', '').toUpperCase()}`);
 
 const brandQuery = {
+  /** A saved brand kit of the account: its colours and font (the values below still win when sent). */
+  brand_id: brandIdSchema.optional(),
   primary_color: queryColor.optional(),
   accent_color: queryColor.optional(),
+  /** Any family name; the branded presets use it when the font catalogue has it. */
+  font_family: z.string().trim().min(1).max(100).optional(),
 };
+type BrandQuery = { brand_id?: string; primary_color?: string; accent_color?: string; font_family?: string };
 const listQuery = z.object({ ...brandQuery, category: z.enum(CAPTION_STYLE_CATEGORIES).optional() });
 const previewQuery = z.object(brandQuery);
 
@@ -77,12 +86,24 @@ function describeStyle(style: CaptionStyle) {
   };
 }
 
-/** Brand colours for branded presets: the query's, else the account's saved brand, else the defaults. */
-async function brandColors(
+/**
+ * The brand the branded presets are drawn for: colours from the query, else the brand kit brand_id names (an
+ * unknown or foreign one is 404 BRAND_NOT_FOUND), else the account's saved brand (the defaults fill what is
+ * missing); the font from the query, else the kit's (the family its design renders with).
+ */
+async function brandOf(
   ctx: AppContext,
   request: FastifyRequest,
-  query: { primary_color?: string; accent_color?: string },
-): Promise<Required<CaptionBrandColors>> {
+  query: BrandQuery,
+): Promise<CaptionBrandKit> {
+  if (query.brand_id !== undefined) {
+    const { kit } = await ctx.brandKits.read(callerOf(request), query.brand_id);
+    return {
+      primary: query.primary_color ?? kit.colors.primary,
+      accent: query.accent_color ?? kit.colors.accent,
+      font_family: query.font_family ?? kit.font.family,
+    };
+  }
   let saved: Record<string, unknown> = {};
   if (query.primary_color === undefined || query.accent_color === undefined) {
     const account = await findAccount(ctx.db, callerOf(request).accountId);
@@ -90,29 +111,56 @@ async function brandColors(
     if (brand && typeof brand === 'object') saved = brand as Record<string, unknown>;
   }
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-  return resolveBrandColors({
-    primaryColor: query.primary_color ?? text(saved.primary_color),
-    accentColor: query.accent_color ?? text(saved.accent_color),
-  });
+  return {
+    primary: query.primary_color ?? text(saved.primary_color),
+    accent: query.accent_color ?? text(saved.accent_color),
+    font_family: query.font_family,
+  };
 }
 
+/** Every preset's look, the branded ones drawn for `kit`. */
+function looksFor(kit: CaptionBrandKit): {
+  brand: ResolvedCaptionBrand;
+  styleOf: (id: string) => CaptionStyle | undefined;
+} {
+  const { brand, styles } = brandedCaptionPresets(kit);
+  const branded = new Map(styles.map((s) => [s.preset.id, s.style]));
+  return { brand, styleOf: (id) => branded.get(id) ?? captionStyleById(id) };
+}
+
+/** A branded preset's preview names the brand it was listed for: the kit (and the query's own values), else the values. */
 function previewUrl(
   ctx: AppContext,
   preset: CaptionStylePreset,
-  colors: Required<CaptionBrandColors>,
+  brand: ResolvedCaptionBrand,
+  query: BrandQuery,
 ): string {
   const url = `${ctx.config.publicBaseUrl}${BASE}/${preset.id}/preview.png`;
   if (!preset.brandColors) return url;
-  const query = new URLSearchParams({ primary_color: colors.primaryColor, accent_color: colors.accentColor });
-  return `${url}?${query.toString()}`;
+  const params = new URLSearchParams();
+  if (query.brand_id !== undefined) {
+    for (const key of ['brand_id', 'primary_color', 'accent_color', 'font_family'] as const) {
+      const value = query[key];
+      if (value !== undefined) params.set(key, value);
+    }
+  } else {
+    params.set('primary_color', brand.primaryColor);
+    params.set('accent_color', brand.accentColor);
+    if (brand.fontFamily !== null) params.set('font_family', brand.fontFamily);
+  }
+  return `${url}?${params.toString()}`;
 }
 
 export function registerCaptionStyleRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const previews = new CaptionPreviewCache({ dir: join(ctx.config.dataDir, 'cache', 'caption-previews') });
+  const cache = join(ctx.config.dataDir, 'cache');
+  const previews = new CaptionPreviewCache({
+    dir: join(cache, 'caption-previews'),
+    fontsDir: () => captionFontsDir(cache),
+  });
 
   app.get(BASE, { config: { rateLimit: 'metadata' } }, async (request) => {
     const query = parse(listQuery, request.query);
-    const colors = await brandColors(ctx, request, query);
+    const { brand, styleOf } = looksFor(await brandOf(ctx, request, query));
     const listed = CAPTION_STYLE_PRESETS.filter((p) => !query.category || p.category === query.category);
     return successBody(
       {
@@ -121,13 +169,15 @@ export function registerCaptionStyleRoutes(app: FastifyInstance, ctx: AppContext
           id,
           count: CAPTION_STYLE_PRESETS.filter((p) => p.category === id).length,
         })),
-        brand_colors: { primary_color: colors.primaryColor, accent_color: colors.accentColor },
+        brand_id: query.brand_id ?? null,
+        brand_colors: { primary_color: brand.primaryColor, accent_color: brand.accentColor },
+        brand_font_family: brand.fontFamily,
         styles: listed.map((preset) => ({
           id: preset.id,
           name: preset.name,
           category: preset.category,
           description: preset.description,
-          style: describeStyle(captionStyleById(preset.id, colors)!),
+          style: describeStyle(styleOf(preset.id)!),
           brand_colors: preset.brandColors
             ? Object.fromEntries(
                 Object.entries(preset.brandColors).map(([field, from]) => [
@@ -136,7 +186,7 @@ export function registerCaptionStyleRoutes(app: FastifyInstance, ctx: AppContext
                 ]),
               )
             : null,
-          preview_url: previewUrl(ctx, preset, colors),
+          preview_url: previewUrl(ctx, preset, brand, query),
         })),
       },
       { request_id: request.id },
@@ -149,8 +199,8 @@ export function registerCaptionStyleRoutes(app: FastifyInstance, ctx: AppContext
     async (request, reply) => {
       const { id } = request.params;
       if (!captionStylePreset(id)) throw errors.notFound(`Caption style "${id}"`);
-      const colors = await brandColors(ctx, request, parse(previewQuery, request.query));
-      const png = await previews.png(id, captionStyleById(id, colors)!);
+      const { styleOf } = looksFor(await brandOf(ctx, request, parse(previewQuery, request.query)));
+      const png = await previews.png(id, styleOf(id)!);
       return reply
         .header('content-type', 'image/png')
         .header('cache-control', 'private, max-age=86400')

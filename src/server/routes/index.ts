@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.ts';
+import { registerBrandKitRoutes } from './b2b-brands.ts';
 import { registerBatchRoute } from './batch.ts';
+import { registerBrandRoutes } from './brand.ts';
 import { registerCaptionStyleRoutes } from './caption-styles.ts';
 import { registerCatalogRoutes } from './catalogs.ts';
 import { registerClipVideoRoute } from './clip-video.ts';
@@ -25,5 +27,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   registerTranscribeLanguagesRoute(app, ctx);
   registerClipVideoRoute(app, ctx);
   registerWebhookDeliveryRoutes(app, ctx);
+  registerBrandKitRoutes(app, ctx);
+  registerBrandRoutes(app, ctx);
   for (const mode of ctx.registry.all()) registerGenerateRoute(app, ctx, mode);
 }

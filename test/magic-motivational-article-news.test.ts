@@ -527,10 +527,6 @@ void describe('dry runs: aliases folded with a warning each, prices from the one
       ),
       JSON.stringify(data.warnings),
     );
-    const written = await dryRun('/api/v1/videos/news', { keywords: ['battery recycling'] });
-    assert.equal(written.normalized_request.format, 'digest');
-    assert.equal(written.normalized_request.duration, '60s');
-    warned(written.warnings, 'written from niches and keywords');
   });
 
   void test('/tools lists the four modes with their prices', async () => {

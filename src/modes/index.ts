@@ -6,6 +6,7 @@ import type { ModeFactoryDeps, ProductSetup } from '../platform/runtime.ts';
 import { createBrandRefiner } from '../providers/openai-brand-refiner.ts';
 import { createPexelsClient } from '../providers/pexels.ts';
 import { createVideoSiteFetcher } from '../providers/video-site/create-video-site-fetcher.ts';
+import { StoryFinder } from '../signals/stories/story-finder.ts';
 import { articleMode } from './article/article-mode.ts';
 import { brandAnalyzeMode } from './brand-analyze/brand-analyze-mode.ts';
 import { captionRenderMode } from './caption-render/caption-render-mode.ts';
@@ -44,7 +45,7 @@ export function productModes(deps: ModeFactoryDeps): ProductSetup {
       magicMode(engine),
       motivationalMode(engine),
       articleMode(engine),
-      newsMode(engine),
+      newsMode({ ...engine, stories: deps.radar && new StoryFinder({ trends: deps.radar, db: deps.db }) }),
       clipMode({
         fetcher: createVideoSiteFetcher(config),
         recognizer: () => recognizer,

@@ -1,12 +1,15 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { parseFeedList, type FeedSpec } from '../signals/sources/feed-list.ts';
 
 const flag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
   .optional()
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
 const int = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
+/** A URL setting; empty counts as unset. */
+const optionalUrl = z.union([z.literal(''), z.url()]).optional();
 
 const envSchema = z.object({
   PORT: int(8080),
@@ -50,6 +53,15 @@ const envSchema = z.object({
   PEXELS_API_KEY: z.string().optional(),
   PEXELS_BASE_URL: z.string().optional(),
   YTDLP_PATH: z.string().optional(),
+  TRENDS_FEEDS: z.string().optional(),
+  TRENDS_HN_BASE_URL: optionalUrl,
+  TRENDS_GDELT_BASE_URL: optionalUrl,
+  TRENDS_REDDIT_BASE_URL: optionalUrl,
+  TRENDS_WIKIMEDIA_BASE_URL: optionalUrl,
+  TRENDS_YOUTUBE_BASE_URL: optionalUrl,
+  REDDIT_CLIENT_ID: z.string().optional(),
+  REDDIT_CLIENT_SECRET: z.string().optional(),
+  YOUTUBE_API_KEY: z.string().optional(),
 });
 
 /** An OpenAI-compatible provider, switched on when all three settings are present. */
@@ -64,6 +76,18 @@ function provider(baseUrl?: string, apiKey?: string, model?: string): ProviderSe
 }
 
 export type Env = Record<string, string | undefined>;
+
+/** The trend radar's sources (src/signals/sources/): which feeds, where each API lives, and the optional keys. */
+export interface TrendSourceSettings {
+  /** TRENDS_FEEDS, read and checked at start-up; undefined means the default list (default-feeds.ts). */
+  feeds: FeedSpec[] | undefined;
+  /** Overrides of each API's base URL, for tests and air-gapped mirrors; undefined means the public API. */
+  baseUrls: { hackerNews?: string; gdelt?: string; reddit?: string; wikimedia?: string; youtube?: string };
+  /** Reddit is read only with app credentials (both set). */
+  reddit: { clientId: string; clientSecret: string } | undefined;
+  /** YouTube's most-popular chart is read only with a Data API key. */
+  youtubeApiKey: string | undefined;
+}
 
 /** The service's settings, read once at start-up from the environment and passed down explicitly. */
 export interface Config {
@@ -121,6 +145,7 @@ export interface Config {
   renderPreset: string;
   /** yt-dlp binary for video-site sources (clip mode); looked up on PATH when unset. */
   ytdlpPath: string | undefined;
+  trends: TrendSourceSettings;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -130,6 +155,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  const trends = trendSourceSettings(e);
   const dataDir = resolve(e.DATA_DIR);
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
   return {
@@ -182,6 +208,33 @@ export function loadConfig(env: Env = process.env): Config {
     pexels: e.PEXELS_API_KEY
       ? { apiKey: e.PEXELS_API_KEY, ...(e.PEXELS_BASE_URL ? { baseUrl: e.PEXELS_BASE_URL } : {}) }
       : undefined,
+    trends,
+  };
+}
+
+function trendSourceSettings(e: z.infer<typeof envSchema>): TrendSourceSettings {
+  let feeds: FeedSpec[] | undefined;
+  try {
+    feeds = e.TRENDS_FEEDS?.trim() ? parseFeedList(e.TRENDS_FEEDS) : undefined;
+  } catch (err) {
+    throw new Error(`Invalid configuration: ${(err as Error).message}`, { cause: err });
+  }
+  const clientId = e.REDDIT_CLIENT_ID || undefined;
+  const clientSecret = e.REDDIT_CLIENT_SECRET || undefined;
+  if (Boolean(clientId) !== Boolean(clientSecret)) {
+    throw new Error('Invalid configuration: REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET must be set together');
+  }
+  const baseUrls: TrendSourceSettings['baseUrls'] = {};
+  if (e.TRENDS_HN_BASE_URL) baseUrls.hackerNews = e.TRENDS_HN_BASE_URL;
+  if (e.TRENDS_GDELT_BASE_URL) baseUrls.gdelt = e.TRENDS_GDELT_BASE_URL;
+  if (e.TRENDS_REDDIT_BASE_URL) baseUrls.reddit = e.TRENDS_REDDIT_BASE_URL;
+  if (e.TRENDS_WIKIMEDIA_BASE_URL) baseUrls.wikimedia = e.TRENDS_WIKIMEDIA_BASE_URL;
+  if (e.TRENDS_YOUTUBE_BASE_URL) baseUrls.youtube = e.TRENDS_YOUTUBE_BASE_URL;
+  return {
+    feeds,
+    baseUrls,
+    reddit: clientId && clientSecret ? { clientId, clientSecret } : undefined,
+    youtubeApiKey: e.YOUTUBE_API_KEY || undefined,
   };
 }
 

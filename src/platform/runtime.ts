@@ -3,6 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { BrandKitService } from '../brand/kits/brand-kit-service.ts';
 import type { Logger } from 'pino';
 import { buildApp } from '../server/app.ts';
+import { PaidReads } from '../signals/paid-read.ts';
+import { RadarService } from '../signals/radar/radar-service.ts';
+import { TrendCache } from '../signals/radar/trend-cache.ts';
+import { createTrendSources } from '../signals/sources/trend-sources.ts';
 import type { AppContext } from '../server/app-context.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
@@ -34,6 +38,8 @@ export interface ModeFactoryDeps {
   config: Config;
   db: DatabaseHandle['db'];
   log: Logger;
+  /** The trends radar (news from real stories); absent in the render CLI, which renders stock videos only. */
+  radar?: RadarService;
 }
 
 export interface ProductSetup {
@@ -96,12 +102,19 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     [JOB_EVENTS_CHANNEL, JOB_STOP_CHANNEL, KEYS_CHANGED_CHANNEL],
     log,
   );
-  const modeDeps: ModeFactoryDeps = { config, db, log };
+  const idempotency = new Idempotency(database.ephemeral);
+  // Paid reads charge in sessions with synchronous_commit off: a charge lost in a crash is lost with its stored
+  // answer, so that read was simply free.
+  const paidReads = new PaidReads({ db: database.ephemeral, idempotency });
+  const radar = new RadarService({
+    paidReads,
+    cache: new TrendCache({ pool: database.pool, sources: createTrendSources(config, urlGuard), log }),
+  });
+  const modeDeps: ModeFactoryDeps = { config, db, log, radar };
   const setup: ProductSetup =
     typeof options.modes === 'function' ? options.modes(modeDeps) : { modes: options.modes };
   const registry = new ModeRegistry(setup.modes, options.prices);
   const lifecycle = new JobLifecycle({ db, queue, store, registry, log });
-  const idempotency = new Idempotency(database.ephemeral);
   const generation = new GenerationService({
     config,
     db,
@@ -129,6 +142,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     urlGuard,
     store,
     brandKits: new BrandKitService({ db, store, urlGuard }),
+    radar,
+    paidReads,
     metrics: new Metrics(db, queue),
     streamSecret,
     catalogs: setup.catalogs ?? {},

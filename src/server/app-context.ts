@@ -15,6 +15,8 @@ import type { ModeRegistry } from '../platform/modes/mode.ts';
 import type { UrlGuard } from '../platform/net/url-guard.ts';
 import type { Metrics } from '../platform/observability/metrics.ts';
 import type { MediaStore } from '../platform/storage/media-store.ts';
+import type { PaidReads } from '../signals/paid-read.ts';
+import type { RadarService } from '../signals/radar/radar-service.ts';
 
 /** Everything the HTTP layer needs, wired once by the entry point. */
 export interface AppContext {
@@ -36,6 +38,10 @@ export interface AppContext {
   store: MediaStore;
   /** Saved brand kits (spec 2 §2.4): the b2b/brands routes and kit resolution for generation. */
   brandKits: BrandKitService;
+  /** Trends from the shared 10-minute source cache (spec 2 §4.1): the paid reads and the other signals features. */
+  radar: RadarService;
+  /** Charges the paid reads (trends, recommendations): one module for key, charge and stored answer. */
+  paidReads: PaidReads;
   metrics: Metrics;
   streamSecret: string;
   /** Extra /capabilities sections contributed by the product's modes. */

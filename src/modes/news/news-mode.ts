@@ -7,6 +7,7 @@ import { invalidInputError } from '../../platform/generation/parse-request.ts';
 import { UrlRejectedError } from '../../platform/net/url-guard.ts';
 import { unitPrice } from '../../platform/pricing/price-table.ts';
 import { isNiche, type Niche } from '../../media/footage/niches.ts';
+import type { StoryFinder } from '../../signals/stories/story-finder.ts';
 import { scriptBudget } from '../../media/script/budget.ts';
 import type { Narrator } from '../../media/voice/narrator.ts';
 import { resolveVoice, VoiceUnavailableError } from '../../media/voice/voice-catalogue.ts';
@@ -24,7 +25,10 @@ import {
   type NewsRequest,
 } from './news-request.ts';
 import { downloadMusicBed, fetchArticle } from './news-source.ts';
+import { withStories } from './news-stories.ts';
 import { newsNarration } from './news-summary.ts';
+import { readStories } from './story-articles.ts';
+import { storyNarration } from './story-narration.ts';
 
 /** A summary shorter than the duration makes a shorter video (never silence), but not under 15 s. */
 const MIN_VIDEO_SEC = 15;
@@ -86,14 +90,36 @@ async function sourceArticle(
   return article;
 }
 
-/** POST /videos/news (spec 1 §4.8): a news video summarized from a source page, or written from niches/keywords. */
-export function newsMode(deps: StockEngineDeps & { llmConfigured: boolean }): ModeDefinition<NewsRequest> {
+/** The language a narration is read in: the voice's, else the page's when a voice speaks it, else English. */
+function readingLanguage(voiceId: string | undefined, pageLanguage: string | undefined): string {
+  if (voiceId) return narrationLanguage(voiceId);
+  return pageLanguage && speaks(pageLanguage) ? pageLanguage : 'en';
+}
+
+function storyWarnings(request: NewsRequest): string[] {
+  const stories = request.stories ?? [];
+  return [
+    ...stories.map(
+      (s) =>
+        `Story "${s.topic}" (trend ${s.trendId}, virality ${s.viralityScore}): narrated from its publishers' articles (${s.sources.map((source) => source.domain || source.url).join(', ')}), fetched when the job runs; an article that cannot be read then is skipped.`,
+    ),
+    ...(request.storyWarnings ?? []),
+  ];
+}
+
+export interface NewsModeDeps extends StockEngineDeps {
+  /** Finds the trending stories a request without sourceUrl is made from; absent outside the API and workers. */
+  stories: StoryFinder | undefined;
+}
+
+/** POST /videos/news (spec 1 §4.8): a news video summarized from a source page, or from trending stories' own articles. */
+export function newsMode(deps: NewsModeDeps): ModeDefinition<NewsRequest> {
   return {
     name: 'news',
     endpoint: 'videos/news',
     title: 'News video',
     description:
-      'A narrated news video: the sourceUrl page is fetched, its article text extracted and summarized to fit the duration in the chosen format; without a source, a script is written from niches and keywords.',
+      "A narrated news video: the sourceUrl page is fetched, its article text extracted and summarized to fit the duration in the chosen format; without a source, the top trending stories for the niches and keywords (or the trend trendId) are narrated from their publishers' own articles, naming them.",
     schema: newsRequestSchema,
     aliases: NEWS_ALIASES,
     keepFields: NEWS_KEEP_FIELDS,
@@ -106,15 +132,6 @@ export function newsMode(deps: StockEngineDeps & { llmConfigured: boolean }): Mo
     privateDelivery: true,
     identicalRequestProtection: false,
     async validate(request, services) {
-      const language = narrationLanguage(request.voiceId);
-      if (!request.sourceUrl && language !== 'en' && !deps.llmConfigured) {
-        throw invalidInputError([
-          {
-            field: 'voiceId',
-            message: `speaks "${language}"; without sourceUrl the script is written in English here; choose an English voice or configure an LLM`,
-          },
-        ]);
-      }
       const issues: FieldIssue[] = [];
       for (const field of ['sourceUrl', 'backgroundMusicUrl'] as const) {
         const url = request[field];
@@ -126,9 +143,11 @@ export function newsMode(deps: StockEngineDeps & { llmConfigured: boolean }): Mo
           issues.push({ field, message: error.message });
         }
       }
-      const voice = voiceIssue(deps.narrator, request.voiceId, language);
+      const voice = voiceIssue(deps.narrator, request.voiceId, narrationLanguage(request.voiceId));
       if (voice) issues.push(voice);
       if (issues.length > 0) throw invalidInputError(issues);
+      // The stories are found last: a request that would be refused anyway costs no trend read.
+      return withStories(request, deps.stories);
     },
     price: newsPrice,
     estimate: (request) => {
@@ -138,9 +157,11 @@ export function newsMode(deps: StockEngineDeps & { llmConfigured: boolean }): Mo
         renderSeconds: stockRenderEstimate(seconds),
         durationSec: seconds,
         warnings: [
-          request.sourceUrl
-            ? `sourceUrl is fetched when the job runs and summarized to at most about ${seconds} s; a shorter article makes a shorter video (at least ${MIN_VIDEO_SEC} s).`
-            : 'No sourceUrl: the script is written from niches and keywords by the service’s writer; it states no facts from any source.',
+          ...(request.sourceUrl
+            ? [
+                `sourceUrl is fetched when the job runs and summarized to at most about ${seconds} s; a shorter article makes a shorter video (at least ${MIN_VIDEO_SEC} s).`,
+              ]
+            : storyWarnings(request)),
           ...(request.niches.length > 0 && !niche
             ? ['None of niches is a footage niche (clip_type values); footage is chosen from the narration.']
             : []),
@@ -151,6 +172,7 @@ export function newsMode(deps: StockEngineDeps & { llmConfigured: boolean }): Mo
     async run(ctx) {
       const r = ctx.request;
       const seconds = NEWS_DURATIONS[r.duration];
+      const budgetWords = scriptBudget({ durationSec: seconds, voiceSpeed: 1 }).targetWords;
       const music = r.backgroundMusicUrl ? await downloadMusicBed(ctx, r.backgroundMusicUrl) : undefined;
       const common = {
         contentPurpose: 'news' as const,
@@ -168,6 +190,8 @@ export function newsMode(deps: StockEngineDeps & { llmConfigured: boolean }): Mo
         progressBar: { enabled: false, position: 'bottom' as const },
         platforms: [],
         aspectRatio: r.aspectRatio,
+        // The narration's own length sets the video's: never silence after it.
+        durationSec: MIN_VIDEO_SEC,
       };
 
       let request: StockEngineRequest;
@@ -180,22 +204,16 @@ export function newsMode(deps: StockEngineDeps & { llmConfigured: boolean }): Mo
           siteName,
           paragraphs: article.paragraphs,
           format: r.format,
-          budgetWords: scriptBudget({ durationSec: seconds, voiceSpeed: 1 }).targetWords,
+          budgetWords,
           keywords: r.keywords,
           // Sentences are split by the page's own language, whatever voice reads them.
           ...(article.language ? { language: article.language } : {}),
         });
-        const language = r.voiceId
-          ? narrationLanguage(r.voiceId)
-          : article.language && speaks(article.language)
-            ? article.language
-            : 'en';
         request = {
           ...common,
           brief: article.title ?? narration.sentences[0] ?? siteName,
           script: narration.script,
-          durationSec: MIN_VIDEO_SEC,
-          language,
+          language: readingLanguage(r.voiceId, article.language),
         };
         news = {
           sourceUrl: r.sourceUrl,
@@ -207,16 +225,47 @@ export function newsMode(deps: StockEngineDeps & { llmConfigured: boolean }): Mo
           paragraphsFound: article.paragraphs.length,
         };
       } else {
-        const topic = [...r.keywords, ...r.niches.map((n) => n.replace(/[/_]/g, ' '))].join(', ');
+        const { read, unreadable } = await readStories(ctx, r.stories ?? []);
+        const narration = storyNarration({
+          format: r.format,
+          stories: read.map((s) => ({ topic: s.story.topic, articles: s.articles })),
+          budgetWords,
+          keywords: r.keywords,
+        });
         request = {
           ...common,
-          brief: topic,
-          topic,
-          includeHook: r.format === 'breaking' ? true : undefined,
-          durationSec: seconds,
-          language: narrationLanguage(r.voiceId),
+          brief: narration.stories[0]!.headline,
+          script: narration.script,
+          language: readingLanguage(r.voiceId, read[0]!.articles[0]!.language),
         };
-        news = { format: r.format, duration: r.duration, writtenFrom: topic };
+        news = {
+          format: r.format,
+          duration: r.duration,
+          stories: read.map((s, i) => ({
+            trendId: s.story.trendId,
+            topic: s.story.topic,
+            viralityScore: s.story.viralityScore,
+            urgency: s.story.urgency,
+            headline: narration.stories[i]!.headline,
+            publishers: narration.stories[i]!.publishers,
+            sentencesUsed: narration.stories[i]!.sentences.length,
+            sources: s.articles.map((a) => ({
+              url: a.url,
+              publisher: a.publisher,
+              ...(a.title ? { title: a.title } : {}),
+            })),
+            sourcesSkipped: s.skipped,
+          })),
+          ...(unreadable.length > 0
+            ? {
+                storiesSkipped: unreadable.map((s) => ({
+                  trendId: s.story.trendId,
+                  topic: s.story.topic,
+                  sourcesSkipped: s.skipped,
+                })),
+              }
+            : {}),
+        };
       }
       const output = await runStockEngine(ctx, request, deps);
       return { ...output, artifacts: { ...output.artifacts, aspectRatio: r.aspectRatio, news } };

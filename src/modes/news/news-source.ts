@@ -51,7 +51,7 @@ function plainTextArticle(text: string): ExtractedArticle {
 }
 
 /** The article of an HTML page; a page too complex to read fails the job as the caller's input, never as a crash. */
-export function readPage(html: string): ExtractedArticle {
+export function readPage(html: string, field = 'sourceUrl'): ExtractedArticle {
   try {
     return extractArticle(html);
   } catch (error) {
@@ -59,47 +59,55 @@ export function readPage(html: string): ExtractedArticle {
     throw new JobFailure({
       code: 'SOURCE_HAS_NO_TEXT',
       category: 'input',
-      message: `sourceUrl: ${error.message}, too complex to read as an article.`,
+      message: `${field}: ${error.message}, too complex to read as an article.`,
       retryable: false,
     });
   }
 }
 
+export interface FetchArticleOptions {
+  /** Names the page in failures: the request field (sourceUrl), or a story source's own URL. */
+  field?: string;
+  timeoutMs?: number;
+}
+
 export async function fetchArticle(
   ctx: JobContext<unknown>,
   url: string,
+  options: FetchArticleOptions = {},
 ): Promise<ExtractedArticle & { finalUrl: string }> {
+  const field = options.field ?? 'sourceUrl';
   let response;
   try {
     response = await ctx.services.urlGuard.request(url, {
       maxBytes: PAGE_MAX_BYTES,
-      timeoutMs: PAGE_TIMEOUT_MS,
+      timeoutMs: options.timeoutMs ?? PAGE_TIMEOUT_MS,
       signal: ctx.signal,
       headers: { accept: 'text/html,application/xhtml+xml,text/plain;q=0.8' },
     });
   } catch (error) {
-    if (error instanceof UrlRejectedError) throw fetchFailure('sourceUrl', error.message);
+    if (error instanceof UrlRejectedError) throw fetchFailure(field, error.message);
     throw error;
   }
   if (response.status < 200 || response.status > 299)
-    throw fetchFailure('sourceUrl', `the page answered HTTP ${response.status}`);
+    throw fetchFailure(field, `the page answered HTTP ${response.status}`);
   const contentType = response.headers['content-type'];
   const html = !contentType || /html|xml/i.test(contentType);
   if (!html && !/^text\//i.test(contentType)) {
     throw new JobFailure({
       code: 'INPUT_INVALID_MEDIA',
       category: 'input',
-      message: `sourceUrl is not a web page (${contentType}).`,
+      message: `${field} is not a web page (${contentType}).`,
       retryable: false,
     });
   }
   const text = decodePage(response.body, contentType);
-  const article = html ? readPage(text) : plainTextArticle(text);
+  const article = html ? readPage(text, field) : plainTextArticle(text);
   if (article.paragraphs.length === 0) {
     throw new JobFailure({
       code: 'SOURCE_HAS_NO_TEXT',
       category: 'input',
-      message: 'sourceUrl: no article text was found on the page.',
+      message: `${field}: no article text was found on the page.`,
       retryable: false,
     });
   }

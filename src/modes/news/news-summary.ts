@@ -44,7 +44,7 @@ const BOILERPLATE =
   /\b(cookies?|subscribe|subscription|newsletter|sign up|log in|all rights reserved|click here|advertisement|read more|share this|follow us|terms of use|privacy policy)\b/i;
 /** Headlines are a short list: no more items, and each item short when the article allows. */
 const HEADLINE_ITEMS = 5;
-const HEADLINE_MAX_WORDS = 25;
+export const HEADLINE_MAX_WORDS = 25;
 
 export function scoreSentences(
   paragraphs: string[],
@@ -77,7 +77,7 @@ export function scoreSentences(
 }
 
 /** Best sentences first, skipping repeats, until the budget is spent (a sentence that does not fit is passed over). */
-function pick(
+export function pick(
   candidates: ScoredSentence[],
   budget: number,
   rule: { onePerParagraph?: boolean; maxItems?: number } = {},
@@ -95,10 +95,10 @@ function pick(
   return chosen;
 }
 
-const byPosition = (a: ScoredSentence, b: ScoredSentence) => a.index - b.index;
+export const byPosition = (a: ScoredSentence, b: ScoredSentence) => a.index - b.index;
 
 /** Sentences of the same paragraph stay on one line; each paragraph gets its own line. */
-function asLines(sentences: ScoredSentence[]): string[] {
+export function asLines(sentences: ScoredSentence[]): string[] {
   const lines: string[] = [];
   let paragraph = -1;
   for (const s of sentences) {

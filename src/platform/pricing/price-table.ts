@@ -2,7 +2,7 @@
 // refuses at start a mode without an entry. Dry runs, charges, /tools, /usage and the X-Api-Credits-* headers
 // all read it. An entry moves in with the route that serves it; catalogs list only registered modes.
 
-export type PriceUnit = 'job' | 'clip' | 'started_4_minutes' | 'started_minute';
+export type PriceUnit = 'job' | 'clip' | 'started_4_minutes' | 'started_minute' | 'request';
 
 export interface PriceEntry {
   /** Flat price per unit in US cents; null when the price depends on the request (see `variable`). */
@@ -48,6 +48,37 @@ export const PRICE_TABLE = {
     unit: 'job',
     engine: 'brand',
     notes: 'Spec: 8 credits (5 cents each). Website crawl and brand profile; refunded on failure or timeout.',
+  },
+  trends_radar: {
+    usdCents: 10,
+    unit: 'request',
+    engine: 'signals',
+    notes: 'Spec: 2 credits (5 cents each). GET /trends/radar that fetched the sources; errors are free.',
+  },
+  trends_radar_cached: {
+    usdCents: 5,
+    unit: 'request',
+    engine: 'signals',
+    notes: 'Spec: 1 credit. GET /trends/radar answered from the 10-minute cache of its geo and category.',
+  },
+  trends_breaking: {
+    usdCents: 10,
+    unit: 'request',
+    engine: 'signals',
+    notes: 'Spec: 2 credits. GET /trends/breaking, cached or not; errors are free.',
+  },
+  news_broadcast_recommend: {
+    usdCents: 25,
+    unit: 'request',
+    engine: 'signals',
+    notes:
+      'Spec: 5 credits. POST /news-broadcast/recommend: the live trends most relevant to a brand; errors and empty answers are free.',
+  },
+  brand_recommendations: {
+    usdCents: 15,
+    unit: 'request',
+    engine: 'signals',
+    notes: 'Spec: 3 credits. GET /brand/{brand_id}/recommendations: a 7-day content plan; errors are free.',
   },
 } as const satisfies Record<string, PriceEntry>;
 

@@ -3,10 +3,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { createKitSchema, listKitsQuerySchema, updateKitSchema } from '../../brand/kits/kit-input.ts';
 import { errorBody, successBody, type Meta } from '../../platform/envelope.ts';
-import { ApiError, errors } from '../../platform/errors.ts';
+import { errors } from '../../platform/errors.ts';
 import { fieldIssues, invalidInputError, isPlainObject } from '../../platform/generation/parse-request.ts';
 import type { Answer, Caller } from '../../platform/generation/submit.ts';
-import { validateIdempotencyKey } from '../../platform/idempotency/idempotency.ts';
+import { answerOnce } from '../../platform/idempotency/answer-once.ts';
 import type { AppContext } from '../app-context.ts';
 import { callerOf } from '../http-types.ts';
 import { idempotencyKeyOf, sendAnswer } from './send-answer.ts';
@@ -59,43 +59,26 @@ export function registerBrandKitRoutes(app: FastifyInstance, ctx: AppContext): v
     run: () => Promise<Outcome>,
   ): Promise<FastifyReply> {
     const caller = callerOf(request);
-    const key = idempotencyKeyOf(request);
-    validateIdempotencyKey(key);
-    const answerOf = (outcome: Outcome): Answer => ({
-      status: outcome.status,
-      body: successBody(outcome.data, meta(request, caller)),
-      headers: {},
-      jobIds: [],
-    });
-    if (key === undefined) return sendAnswer(request, reply, answerOf(await run()));
-    const claimed = await ctx.idempotency.claim({
-      accountId: caller.accountId,
-      endpoint,
-      key,
-      body: request.body,
-      repeatToken: undefined,
-      identical: false,
-    });
-    if (claimed.kind === 'replay')
-      return sendAnswer(request, reply, { ...claimed.answer, replay: claimed.match });
-    try {
-      const answer = answerOf(await run());
-      await claimed.claim.record(answer);
-      return sendAnswer(request, reply, answer);
-    } catch (error) {
-      if (error instanceof ApiError && error.status < 500 && error.code !== 'REQUEST_IN_PROGRESS') {
-        const answer: Answer = {
-          status: error.status,
-          body: errorBody(error, meta(request, caller)),
-          headers: { ...error.headers },
+    const answer = await answerOnce(
+      ctx.idempotency,
+      { accountId: caller.accountId, endpoint, key: idempotencyKeyOf(request), body: request.body },
+      async (): Promise<Answer> => {
+        const outcome = await run();
+        return {
+          status: outcome.status,
+          body: successBody(outcome.data, meta(request, caller)),
+          headers: {},
           jobIds: [],
         };
-        await claimed.claim.record(answer);
-        return sendAnswer(request, reply, answer);
-      }
-      await claimed.claim.release();
-      throw error;
-    }
+      },
+      (error): Answer => ({
+        status: error.status,
+        body: errorBody(error, meta(request, caller)),
+        headers: { ...error.headers },
+        jobIds: [],
+      }),
+    );
+    return sendAnswer(request, reply, answer);
   }
 
   app.post(BASE, async (request, reply) => {

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { successBody } from '../../platform/envelope.ts';
 import { SHARED_ALIASES } from '../../platform/generation/parse-request.ts';
 import { ledgerSummary } from '../../platform/ledger/ledger.ts';
-import { displayUsd } from '../../platform/pricing/price-table.ts';
+import { displayUsd, PRICE_TABLE } from '../../platform/pricing/price-table.ts';
+import { TREND_READS } from '../../signals/radar/priced-reads.ts';
+import { RECOMMENDATION_READS } from '../../signals/recommendations/recommendation-reads.ts';
 import { findAccount } from '../../platform/accounts/accounts.ts';
 import { MAX_BATCH_JOBS, servedBatchEndpoints } from '../../platform/generation/batch.ts';
 import type { ModeDefinition, ModeRegistry } from '../../platform/modes/mode.ts';
@@ -50,6 +52,14 @@ function variablePricing(registry: ModeRegistry): Record<string, string> {
   return Object.fromEntries(
     priceList(registry).flatMap(({ mode, entry }) => (entry.variable ? [[mode.name, entry.variable]] : [])),
   );
+}
+
+/** Paid reads that answer at once (trends, brand recommendations): priced from the same table. */
+function readPrices() {
+  return [...TREND_READS, ...RECOMMENDATION_READS].map((read) => ({
+    read,
+    entry: PRICE_TABLE[read.operation],
+  }));
 }
 
 export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -104,10 +114,20 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): vo
       unit: entry.unit,
       engine: entry.engine,
     }));
+    const reads = readPrices();
     return successBody(
       {
         version: TOOLS_VERSION,
         tools,
+        reads: reads.map(({ read, entry }) => ({
+          name: read.operation,
+          method: read.method,
+          path: read.path,
+          title: read.title,
+          price_usd_cents: entry.usdCents,
+          unit: entry.unit,
+          engine: entry.engine,
+        })),
         pricing: {
           currency: 'USD',
           operations: prices.map(({ mode, entry }) => ({
@@ -115,6 +135,16 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): vo
             route: `/api/v1/${mode.endpoint}`,
             usd_cents: entry.usdCents,
             display: entry.usdCents === null ? null : displayUsd(entry.usdCents),
+            unit: entry.unit,
+            engine: entry.engine,
+            notes: entry.notes,
+          })),
+          reads: reads.map(({ read, entry }) => ({
+            operation: read.operation,
+            method: read.method,
+            route: read.path,
+            usd_cents: entry.usdCents,
+            display: displayUsd(entry.usdCents),
             unit: entry.unit,
             engine: entry.engine,
             notes: entry.notes,
@@ -149,6 +179,7 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): vo
           operations: Object.fromEntries(
             priceList(ctx.registry).map(({ mode, entry }) => [mode.name, entry.usdCents]),
           ),
+          reads: Object.fromEntries(readPrices().map(({ read, entry }) => [read.operation, entry.usdCents])),
           variable: variablePricing(ctx.registry),
         },
       },

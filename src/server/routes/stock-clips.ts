@@ -9,7 +9,7 @@ import { successBody } from '../../platform/envelope.ts';
 import { ApiError, errors } from '../../platform/errors.ts';
 import { fieldIssues, invalidInputError } from '../../platform/generation/parse-request.ts';
 import { errorAnswer, type Answer } from '../../platform/generation/submit.ts';
-import { validateIdempotencyKey } from '../../platform/idempotency/idempotency.ts';
+import { answerOnce } from '../../platform/idempotency/answer-once.ts';
 import { UrlRejectedError } from '../../platform/net/url-guard.ts';
 import { serverSecret } from '../../platform/settings.ts';
 import { mapMetadata, titleFromFilename, type ClipDescription } from '../../media/library/clip-metadata.ts';
@@ -172,38 +172,26 @@ export function registerStockClipRoutes(app: FastifyInstance, ctx: AppContext): 
     body: unknown,
     run: () => Promise<Outcome>,
   ): Promise<FastifyReply> {
-    const key = idempotencyKeyOf(request);
-    validateIdempotencyKey(key);
-    if (key === undefined) return send(request, reply, await run());
-    const claimed = await idempotency.claim({
-      accountId: callerOf(request).accountId,
-      endpoint: `stock-clips/${endpoint}`,
-      key,
-      body,
-      repeatToken: undefined,
-      identical: false,
-    });
-    if (claimed.kind === 'replay')
-      return sendAnswer(request, reply, { ...claimed.answer, replay: claimed.match });
-    try {
-      const outcome = await run();
-      const answer: Answer = {
-        status: outcome.status,
-        body: successBody(outcome.data, { request_id: request.id }),
-        headers: {},
-        jobIds: [],
-      };
-      await claimed.claim.record(answer);
-      return sendAnswer(request, reply, answer);
-    } catch (error) {
-      if (error instanceof ApiError && error.status < 500 && error.code !== 'REQUEST_IN_PROGRESS') {
-        const answer = errorAnswer(error, request.id);
-        await claimed.claim.record(answer);
-        return sendAnswer(request, reply, answer);
-      }
-      await claimed.claim.release();
-      throw error;
-    }
+    const answer = await answerOnce(
+      idempotency,
+      {
+        accountId: callerOf(request).accountId,
+        endpoint: `stock-clips/${endpoint}`,
+        key: idempotencyKeyOf(request),
+        body,
+      },
+      async (): Promise<Answer> => {
+        const outcome = await run();
+        return {
+          status: outcome.status,
+          body: successBody(outcome.data, { request_id: request.id }),
+          headers: {},
+          jobIds: [],
+        };
+      },
+      (error) => errorAnswer(error, request.id),
+    );
+    return sendAnswer(request, reply, answer);
   }
 
   async function importRecord(

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { BrandAnalyses } from '../../brand/analysis/brand-analyses.ts';
+import { BrandLookup } from '../../signals/recommendations/brand-lookup.ts';
+import { PLAN_PATH, RECOMMEND_PATH } from '../../signals/recommendations/recommendation-reads.ts';
+import { RecommendationService } from '../../signals/recommendations/recommendation-service.ts';
+import type { AppContext } from '../app-context.ts';
+import { callerOf } from '../http-types.ts';
+import { idempotencyKeyOf, sendAnswer } from './send-answer.ts';
+
+// POST /news-broadcast/recommend and GET /brand/{brand_id}/recommendations (spec 2 §4.1, §4.2): paid reads;
+// scoring, prices and billing in docs/signals.md.
+
+export function registerRecommendationRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const recommendations = new RecommendationService({
+    db: ctx.db,
+    paidReads: ctx.paidReads,
+    radar: ctx.radar,
+    brands: new BrandLookup({
+      analyses: new BrandAnalyses({ db: ctx.db, store: ctx.store, urlGuard: ctx.urlGuard }),
+      kits: ctx.brandKits,
+    }),
+  });
+
+  app.post(RECOMMEND_PATH, async (request, reply) => {
+    const answer = await recommendations.recommend({
+      caller: callerOf(request),
+      requestId: request.id,
+      idempotencyKey: idempotencyKeyOf(request),
+      body: request.body,
+    });
+    return sendAnswer(request, reply, answer);
+  });
+
+  app.get<{ Params: { brandId: string } }>(PLAN_PATH, async (request, reply) => {
+    const answer = await recommendations.plan({
+      caller: callerOf(request),
+      requestId: request.id,
+      idempotencyKey: idempotencyKeyOf(request),
+      brandId: request.params.brandId,
+      query: request.query,
+    });
+    return sendAnswer(request, reply, answer);
+  });
+}

@@ -9,7 +9,7 @@ import { errorBody, successBody, type Meta } from '../platform/envelope.ts';
 import { ApiError, errors } from '../platform/errors.ts';
 import { chargeHeaders, type Answer, type Caller } from '../platform/generation/submit.ts';
 import { validateIdempotencyKey, type Claim, type Idempotency } from '../platform/idempotency/idempotency.ts';
-import { balanceOf, charge } from '../platform/ledger/ledger.ts';
+import { balanceOf, charge, chargeAlone } from '../platform/ledger/ledger.ts';
 import type { Price } from '../platform/modes/mode.ts';
 import { PRICE_TABLE, type PricedOperation } from '../platform/pricing/price-table.ts';
 
@@ -146,6 +146,11 @@ export class PaidReads {
       await claim?.record(answer);
       return answer;
     }
+    // Nothing else to write with the charge: one statement, holding the account row for no round trip.
+    if (!claim && !result.commit && price.usdCents > 0)
+      return answerFor(
+        await chargeAlone(db, caller.accountId, price.usdCents, requestId, `${result.operation} read`),
+      );
     return db.transaction().execute(async (tx) => {
       // A read's charge need not wait for its WAL flush while it holds the account row: lost in a crash, it
       // is lost together with the answer stored under its Idempotency-Key, and the read was simply free.

@@ -80,8 +80,27 @@ export async function charge(
   return (await chargeIfCovered(tx, accountId, cents, jobId, reason))!;
 }
 
+/**
+ * A charge that is its own transaction: one statement, so no account row is held across round trips (paid
+ * reads under load). Refused: the balance is read and the charge tried once more, in case a top-up landed.
+ */
+export async function chargeAlone(
+  ex: Executor,
+  accountId: string,
+  cents: number,
+  reference: string,
+  reason: string,
+): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    const charged = await chargeIfCovered(ex, accountId, cents, reference, reason);
+    if (charged !== undefined) return charged;
+    const balance = await balanceOf(ex, accountId);
+    if (balance < cents || attempt > 0) throw errors.insufficientCredits(cents, balance);
+  }
+}
+
 async function chargeIfCovered(
-  tx: Tx,
+  tx: Executor,
   accountId: string,
   cents: number,
   jobId: string,

@@ -5,7 +5,14 @@ import { createAccount } from '../src/platform/accounts/accounts.ts';
 import { openDatabase, type DatabaseHandle } from '../src/platform/db/database.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { ApiError } from '../src/platform/errors.ts';
-import { balanceOf, charge, ledgerSummary, refundJob, topUp } from '../src/platform/ledger/ledger.ts';
+import {
+  balanceOf,
+  charge,
+  chargeAlone,
+  ledgerSummary,
+  refundJob,
+  topUp,
+} from '../src/platform/ledger/ledger.ts';
 import { createTestDatabase } from './support/test-database.ts';
 import { startTestService, waitForJob, type TestService } from './support/test-service.ts';
 
@@ -228,6 +235,19 @@ void describe('ledger under thousands of concurrent operations', () => {
       0,
     );
     assert.equal(await balanceOf(db, accountId), 1000);
+    await assertLedgerInvariants(handle, [accountId]);
+  });
+
+  void test('a charge on its own (paid reads): 100 concurrent charges never overdraw; the rest are 402', async () => {
+    const { db } = handle;
+    const { account_id: accountId } = await createAccount(db, `alone-${Math.random()}`, 1000);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 100 }, (_, i) => chargeAlone(db, accountId, 30, `req_alone_${i}`, 'test read')),
+    );
+    const charged = outcomes.filter((o) => o.status === 'fulfilled');
+    assert.equal(charged.length, 33, 'exactly floor(1000 / 30) charges succeed');
+    assert.ok(outcomes.every((o) => o.status === 'fulfilled' || isInsufficientCredits(o.reason)));
+    assert.equal(await balanceOf(db, accountId), 10);
     await assertLedgerInvariants(handle, [accountId]);
   });
 

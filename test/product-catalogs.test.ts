@@ -60,7 +60,7 @@ void describe('product catalogs', () => {
 
     const usage = (await service.call('GET', '/api/v1/usage')).body.data.pricing;
     assert.deepEqual(usage.operations, Object.fromEntries(operations.map((o) => [o.operation, o.usd_cents])));
-    for (const removed of ['post', 'persona', 'ai_video', 'ai_influencer'])
+    for (const removed of ['post', 'persona', 'ai_influencer'])
       assert.equal(removed in usage.operations, false, `${removed} is priced but not served`);
   });
 
@@ -76,9 +76,9 @@ void describe('product catalogs', () => {
       assert.doesNotMatch(response.text, /not available on this server/, endpoint);
     }
     const unbuilt = await service.call('POST', '/api/v1/batch', {
-      body: { dry_run: true, jobs: [{ endpoint: 'videos/text-to-video', body: {} }] },
+      body: { dry_run: true, jobs: [{ endpoint: 'videos/ai-influencer', body: {} }] },
     });
-    if (!endpoints.includes('videos/text-to-video')) {
+    if (!endpoints.includes('videos/ai-influencer')) {
       assert.equal(unbuilt.status, 400, unbuilt.text);
       assert.match(unbuilt.text, /not available on this server/);
     }

@@ -72,7 +72,12 @@ export async function openRenderDatabase(
 
 /** The stock mode as the server registers it (src/modes/index.ts), plus the library warm-up it offers. */
 export function buildStockMode(config: Config, database: DatabaseHandle, log: Logger) {
-  const setup = productModes({ config, db: database.db, log });
+  const setup = productModes({
+    config,
+    db: database.db,
+    log,
+    urlGuard: new UrlGuard({ allowLoopback: config.allowLoopbackUrls }),
+  });
   const mode = setup.modes.find((m) => m.name === 'stock');
   if (!mode) throw new Error('the stock mode is not registered');
   return { mode, warmLibrary: setup.background };
@@ -139,7 +144,9 @@ export async function prepareRender(
   services: PipelineServices,
 ): Promise<PreparedRender> {
   const parsed = parseGenerateRequest(mode, body, services.urlGuard);
-  await mode.validate?.(parsed.request, { ...services, accountId: 'cli' });
+  // Validation may refine the request (a brand kit, facts of a fetched image): the refined one is what renders.
+  const request =
+    (await mode.validate?.(parsed.request, { ...services, accountId: 'cli' })) ?? parsed.request;
   const { options } = parsed;
   const ignored = [
     ...(options.webhookUrl ? ['webhook_url'] : []),
@@ -148,13 +155,13 @@ export async function prepareRender(
   ];
   return {
     mode,
-    request: parsed.request,
+    request,
     dryRun: options.dryRun,
     warnings: [
       ...parsed.warnings,
       ...ignored.map((f) => `"${f}" applies to the API only; a local render ignores it.`),
     ],
-    estimate: mode.estimate(parsed.request),
+    estimate: mode.estimate(request),
   };
 }
 

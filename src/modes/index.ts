@@ -7,6 +7,9 @@ import { createBrandRefiner } from '../providers/openai-brand-refiner.ts';
 import { createPexelsClient } from '../providers/pexels.ts';
 import { createVideoSiteFetcher } from '../providers/video-site/create-video-site-fetcher.ts';
 import { StoryFinder } from '../signals/stories/story-finder.ts';
+import { aiVideoMode } from './ai-video/ai-video-mode.ts';
+import { hostedModels } from './ai-video/hosted-models.ts';
+import { aiVideoPriceSheet } from './ai-video/price-sheet.ts';
 import { articleMode } from './article/article-mode.ts';
 import { brandAnalyzeMode } from './brand-analyze/brand-analyze-mode.ts';
 import { captionRenderMode } from './caption-render/caption-render-mode.ts';
@@ -39,6 +42,8 @@ export function productModes(deps: ModeFactoryDeps): ProductSetup {
     renderPreset: config.renderPreset,
     llmConfigured: config.llm !== undefined,
   };
+  const hosted = hostedModels(config, deps.urlGuard);
+  const aiVideo = { ...engine, hosted };
   return {
     modes: [
       stockMode(engine),
@@ -53,12 +58,15 @@ export function productModes(deps: ModeFactoryDeps): ProductSetup {
       }),
       transcribeMode({ recognizer }),
       captionRenderMode({ renderPreset: config.renderPreset }),
+      aiVideoMode('text_to_video', aiVideo),
+      aiVideoMode('image_to_video', aiVideo),
       brandAnalyzeMode({
         refiner: createBrandRefiner(config.llm),
         analyzer: config.llm ? `llm:${config.llm.model}` : 'local',
       }),
     ],
     catalogs: { voices: () => narrator.catalogue() },
+    pricing: { ai_video: () => aiVideoPriceSheet(hosted.engineFor) },
     background:
       config.librarySeed === 'background'
         ? (signal, renders) => library.seedAll(signal, { foreground: renders })

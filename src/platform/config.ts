@@ -62,6 +62,13 @@ const envSchema = z.object({
   REDDIT_CLIENT_ID: z.string().optional(),
   REDDIT_CLIENT_SECRET: z.string().optional(),
   YOUTUBE_API_KEY: z.string().optional(),
+  FAL_KEY: z.string().optional(),
+  FAL_BASE_URL: optionalUrl,
+  REPLICATE_API_TOKEN: z.string().optional(),
+  REPLICATE_BASE_URL: optionalUrl,
+  VIDEO_MODEL_MAPPING_FILE: z.string().optional(),
+  AI_VIDEO_SHOT_TIMEOUT_SECONDS: int(900),
+  AI_VIDEO_POLL_SECONDS: z.coerce.number().min(0.05).default(5),
 });
 
 /** An OpenAI-compatible provider, switched on when all three settings are present. */
@@ -142,6 +149,15 @@ export interface Config {
   transcription: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   /** Stock footage from Pexels' video API, imported per scene when a key is set. */
   pexels: { apiKey: string; baseUrl?: string } | undefined;
+  /** Hosted video-model providers for AI video (each on when its key is set) and how shots are followed. */
+  videoModels: {
+    fal: { apiKey: string; baseUrl?: string } | undefined;
+    replicate: { apiToken: string; baseUrl?: string } | undefined;
+    /** An operator's mapping of neutral model ids to provider models; the shipped default when unset. */
+    mappingFile: string | undefined;
+    shotTimeoutSeconds: number;
+    pollSeconds: number;
+  };
   renderPreset: string;
   /** yt-dlp binary for video-site sources (clip mode); looked up on PATH when unset. */
   ytdlpPath: string | undefined;
@@ -205,6 +221,20 @@ export function loadConfig(env: Env = process.env): Config {
       : undefined,
     renderPreset: e.RENDER_PRESET,
     ytdlpPath: e.YTDLP_PATH || undefined,
+    videoModels: {
+      fal: e.FAL_KEY
+        ? { apiKey: e.FAL_KEY, ...(e.FAL_BASE_URL ? { baseUrl: e.FAL_BASE_URL } : {}) }
+        : undefined,
+      replicate: e.REPLICATE_API_TOKEN
+        ? {
+            apiToken: e.REPLICATE_API_TOKEN,
+            ...(e.REPLICATE_BASE_URL ? { baseUrl: e.REPLICATE_BASE_URL } : {}),
+          }
+        : undefined,
+      mappingFile: e.VIDEO_MODEL_MAPPING_FILE,
+      shotTimeoutSeconds: e.AI_VIDEO_SHOT_TIMEOUT_SECONDS,
+      pollSeconds: e.AI_VIDEO_POLL_SECONDS,
+    },
     pexels: e.PEXELS_API_KEY
       ? { apiKey: e.PEXELS_API_KEY, ...(e.PEXELS_BASE_URL ? { baseUrl: e.PEXELS_BASE_URL } : {}) }
       : undefined,

@@ -40,12 +40,16 @@ export interface ModeFactoryDeps {
   log: Logger;
   /** The trends radar (news from real stories); absent in the render CLI, which renders stock videos only. */
   radar?: RadarService;
+  /** The outbound URL guard (hosted model providers' APIs go through it). */
+  urlGuard: UrlGuard;
 }
 
 export interface ProductSetup {
   modes: ModeDefinition[];
   /** Extra sections of GET /capabilities (e.g. the voice catalogue), computed when asked. */
   catalogs?: Record<string, () => unknown>;
+  /** Extra sections of `pricing` in GET /tools and /usage (e.g. `ai_video`), computed when asked. */
+  pricing?: Record<string, () => unknown>;
   /** Work nobody waits for: it waits while `renders` has a render running, so renders come first. */
   background?: (signal: AbortSignal, renders: RenderActivity) => Promise<void>;
 }
@@ -110,7 +114,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     paidReads,
     cache: new TrendCache({ pool: database.pool, sources: createTrendSources(config, urlGuard), log }),
   });
-  const modeDeps: ModeFactoryDeps = { config, db, log, radar };
+  const modeDeps: ModeFactoryDeps = { config, db, log, radar, urlGuard };
   const setup: ProductSetup =
     typeof options.modes === 'function' ? options.modes(modeDeps) : { modes: options.modes };
   const registry = new ModeRegistry(setup.modes, options.prices);
@@ -147,6 +151,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     metrics: new Metrics(db, queue),
     streamSecret,
     catalogs: setup.catalogs ?? {},
+    pricingSheets: setup.pricing ?? {},
   };
 
   let worker: GenerationWorker | undefined;

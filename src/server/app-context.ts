@@ -46,4 +46,6 @@ export interface AppContext {
   streamSecret: string;
   /** Extra /capabilities sections contributed by the product's modes. */
   catalogs: Record<string, () => unknown>;
+  /** Request-priced modes' price sheets, shown under `pricing` of /tools and /usage. */
+  pricingSheets: Record<string, () => unknown>;
 }

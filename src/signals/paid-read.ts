@@ -11,11 +11,11 @@ import { chargeHeaders, type Answer, type Caller } from '../platform/generation/
 import { validateIdempotencyKey, type Claim, type Idempotency } from '../platform/idempotency/idempotency.ts';
 import { balanceOf, charge, chargeAlone } from '../platform/ledger/ledger.ts';
 import type { Price } from '../platform/modes/mode.ts';
-import { PRICE_TABLE, type PricedOperation } from '../platform/pricing/price-table.ts';
+import { PRICE_TABLE, type FlatPricedOperation } from '../platform/pricing/price-table.ts';
 
 /** A paid read as the catalogs (/tools, /usage) list it beside the modes: its price entry and its route. */
 export interface PricedRead {
-  operation: PricedOperation;
+  operation: FlatPricedOperation;
   method: 'GET' | 'POST';
   path: string;
   title: string;
@@ -39,7 +39,7 @@ export interface PaidReadRequest {
 /** What the read's work produced: the answer's data and what it is charged at. */
 export interface PaidReadResult {
   data: unknown;
-  operation: PricedOperation;
+  operation: FlatPricedOperation;
   /** The X-Api-Credits-Tool and -Tier values. */
   tool: string;
   tier: string;
@@ -71,7 +71,7 @@ export class PaidReads {
   constructor(private readonly deps: { db: Db; idempotency: Idempotency }) {}
 
   /** 402 before costly work starts, for a live caller whose balance cannot cover `operation`. */
-  async ensureAffordable(caller: Caller, operation: PricedOperation): Promise<void> {
+  async ensureAffordable(caller: Caller, operation: FlatPricedOperation): Promise<void> {
     if (caller.sandbox) return;
     const cents = PRICE_TABLE[operation].usdCents;
     const balance = await balanceOf(this.deps.db, caller.accountId);

@@ -13,44 +13,29 @@ export const MIX_FORMAT = 'aformat=sample_fmts=fltp:sample_rates=48000:channel_l
  */
 export const DUCKING = 'sidechaincompress=threshold=0.02:ratio=8:attack=20:release=350';
 
-/** The mixed (not yet normalised) audio, or null when nothing in the spec makes sound. */
+/**
+ * The mixed (not yet normalised) audio, or null when nothing in the spec makes sound. The music bed ducks under
+ * every voice-like source: the narration and the scenes' own sound (a hosted video model's native audio).
+ */
 export function buildAudioMix(spec: ResolvedSpec, inputs: InputPlan): GraphPart | null {
   const filters: string[] = [];
   const branches: string[] = [];
+  /** Copies of the ducking sources, one per source. */
+  const keys: string[] = [];
   const d = num(spec.durationSec);
+  const music = spec.music && inputs.music !== null ? spec.music : null;
 
   if (spec.narration && inputs.narration !== null) {
     const tempo = spec.narration.tempo !== 1 ? `,atempo=${num(spec.narration.tempo)}` : '';
     // Padded to the full length: the mix and the ducking key both need a stream that lasts the whole video.
     const chain = `[${inputs.narration}:a]${MIX_FORMAT}${tempo},apad=whole_dur=${d},atrim=duration=${d}`;
-    if (spec.music) {
-      filters.push(`${chain},asplit=2[narr][duckkey]`);
+    if (music) {
+      filters.push(`${chain},asplit=2[narr][narrkey]`);
+      keys.push('narrkey');
     } else {
       filters.push(`${chain}[narr]`);
     }
     branches.push('narr');
-  }
-
-  if (spec.music && inputs.music !== null) {
-    const { volume, fadeInSec, fadeOutSec } = spec.music;
-    const fades: string[] = [];
-    if (fadeInSec > 0) fades.push(`afade=t=in:st=0:d=${num(fadeInSec)}`);
-    if (fadeOutSec > 0)
-      fades.push(`afade=t=out:st=${num(spec.durationSec - fadeOutSec)}:d=${num(fadeOutSec)}`);
-    const chain = [
-      `[${inputs.music}:a]${MIX_FORMAT}`,
-      `volume=${num(volume)}`,
-      ...fades,
-      `atrim=duration=${d}`,
-    ];
-    if (branches.includes('narr')) {
-      filters.push(`${chain.join(',')}[music]`);
-      filters.push(`[music][duckkey]${DUCKING}[ducked]`);
-      branches.push('ducked');
-    } else {
-      filters.push(`${chain.join(',')}[music]`);
-      branches.push('music');
-    }
   }
 
   if (spec.scenes.some((s) => s.hasAudio)) {
@@ -66,14 +51,46 @@ export function buildAudioMix(spec: ResolvedSpec, inputs: InputPlan): GraphPart 
       return label;
     });
     const gain = spec.sceneAudioVolume !== 1 ? `,volume=${num(spec.sceneAudioVolume)}` : '';
-    filters.push(
-      `${labels.map((l) => `[${l}]`).join('')}concat=n=${labels.length}:v=0:a=1,atrim=duration=${d}${gain}[scene]`,
-    );
+    const concat = `${labels.map((l) => `[${l}]`).join('')}concat=n=${labels.length}:v=0:a=1,atrim=duration=${d}${gain}`;
+    if (music) {
+      filters.push(`${concat},asplit=2[scene][scenekey]`);
+      keys.push('scenekey');
+    } else {
+      filters.push(`${concat}[scene]`);
+    }
     branches.push('scene');
   }
 
+  if (music) {
+    const { volume, fadeInSec, fadeOutSec } = music;
+    const fades: string[] = [];
+    if (fadeInSec > 0) fades.push(`afade=t=in:st=0:d=${num(fadeInSec)}`);
+    if (fadeOutSec > 0)
+      fades.push(`afade=t=out:st=${num(spec.durationSec - fadeOutSec)}:d=${num(fadeOutSec)}`);
+    const chain = [
+      `[${inputs.music}:a]${MIX_FORMAT}`,
+      `volume=${num(volume)}`,
+      ...fades,
+      `atrim=duration=${d}`,
+    ];
+    filters.push(`${chain.join(',')}[music]`);
+    if (keys.length === 0) {
+      branches.push('music');
+    } else {
+      let key = keys[0]!;
+      if (keys.length > 1) {
+        filters.push(
+          `${keys.map((k) => `[${k}]`).join('')}amix=inputs=${keys.length}:duration=longest:normalize=0[duckkey]`,
+        );
+        key = 'duckkey';
+      }
+      filters.push(`[music][${key}]${DUCKING}[ducked]`);
+      branches.push('ducked');
+    }
+  }
+
   if (branches.length === 0) return null;
-  if (branches.length === 1) return { filters, output: branches[0] ?? 'narr' };
+  if (branches.length === 1) return { filters, output: branches[0]! };
   filters.push(
     `${branches.map((b) => `[${b}]`).join('')}amix=inputs=${branches.length}:duration=longest:dropout_transition=0:normalize=0[mix]`,
   );

@@ -53,14 +53,16 @@ const FULL: ComposeSpec = {
   loudness: { gain: { gainDb: 3.456, limiter: true } },
 };
 
+// The music ducks under the narration and the scenes' own sound together.
 const AUDIO_MIX = [
-  `[2:a]${FMT},atempo=1.1,apad=whole_dur=6,atrim=duration=6,asplit=2[narr][duckkey]`,
-  `[3:a]${FMT},volume=0.25,afade=t=in:st=0:d=1,afade=t=out:st=4:d=2,atrim=duration=6[music]`,
-  '[music][duckkey]sidechaincompress=threshold=0.02:ratio=8:attack=20:release=350[ducked]',
+  `[2:a]${FMT},atempo=1.1,apad=whole_dur=6,atrim=duration=6,asplit=2[narr][narrkey]`,
   `[0:a]${FMT},apad,atrim=duration=3[sa0]`,
   'anullsrc=r=48000:cl=stereo,atrim=duration=3[sa1]',
-  '[sa0][sa1]concat=n=2:v=0:a=1,atrim=duration=6[scene]',
-  '[narr][ducked][scene]amix=inputs=3:duration=longest:dropout_transition=0:normalize=0[mix]',
+  '[sa0][sa1]concat=n=2:v=0:a=1,atrim=duration=6,asplit=2[scene][scenekey]',
+  `[3:a]${FMT},volume=0.25,afade=t=in:st=0:d=1,afade=t=out:st=4:d=2,atrim=duration=6[music]`,
+  '[narrkey][scenekey]amix=inputs=2:duration=longest:normalize=0[duckkey]',
+  '[music][duckkey]sidechaincompress=threshold=0.02:ratio=8:attack=20:release=350[ducked]',
+  '[narr][scene][ducked]amix=inputs=3:duration=longest:dropout_transition=0:normalize=0[mix]',
 ];
 
 describe('buildComposeCommand', () => {

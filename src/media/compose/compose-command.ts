@@ -37,10 +37,15 @@ function audioTail(resolved: ResolvedSpec, mixOutput: string | null): string {
   return `[${mixOutput}]loudnorm=I=${num(integratedLufs)}:TP=${num(truePeakDb)},aresample=48000[aout]`;
 }
 
+export interface ComposeCommandOptions {
+  /** FIFO the motion engine writes the moving scenes' frames to; required when a scene has motion. */
+  motionFeed?: string;
+}
+
 /** Builds the one ffmpeg invocation that renders the finished MP4. */
-export function buildComposeCommand(spec: ComposeSpec): FfmpegCommand {
+export function buildComposeCommand(spec: ComposeSpec, options: ComposeCommandOptions = {}): FfmpegCommand {
   const resolved = resolveComposeSpec(spec);
-  const inputs = planInputs(resolved, 'video');
+  const inputs = planInputs(resolved, 'video', options.motionFeed);
   const video = buildVideoGraph(resolved, inputs);
   const mix = buildAudioMix(resolved, inputs);
   const graph = [...video.filters, ...(mix?.filters ?? []), audioTail(resolved, mix?.output ?? null)];

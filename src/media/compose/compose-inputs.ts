@@ -4,8 +4,15 @@ import type { ResolvedScene, ResolvedSpec } from './compose-spec.ts';
 
 export interface InputPlan {
   args: string[];
-  /** Input index per scene, null where this pass does not read the scene. */
+  /**
+   * Input index per scene, null where this pass does not read the scene's file (a moving scene's file is
+   * read only for its sound).
+   */
   scenes: (number | null)[];
+  /** Input whose video each scene shows: its own, or for a moving scene the motion feed. */
+  sceneVideo: (number | null)[];
+  /** The raw-frame input of the moving scenes (see motionFeedArgs), null without one. */
+  motionFeed: number | null;
   narration: number | null;
   music: number | null;
   logo: number | null;
@@ -20,10 +27,32 @@ export function sceneInputArgs(scene: ResolvedScene, fps: number): string[] {
 }
 
 /**
- * Plans inputs for the full render (`video`) or for the audio-only loudness pass (`audio`), which skips
- * every input that contributes no sound.
+ * The input carrying every moving scene's frames, back to back in timeline order, as raw yuv420p at the
+ * output size and rate. A short queue: the frames are large and the feed is read in step with the timeline.
  */
-export function planInputs(spec: ResolvedSpec, pass: 'video' | 'audio'): InputPlan {
+export function motionFeedArgs(spec: ResolvedSpec, path: string): string[] {
+  return [
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'yuv420p',
+    '-video_size',
+    `${spec.width}x${spec.height}`,
+    '-framerate',
+    num(spec.fps),
+    '-thread_queue_size',
+    '4',
+    '-i',
+    path,
+  ];
+}
+
+/**
+ * Plans inputs for the full render (`video`) or for the audio-only loudness pass (`audio`), which skips
+ * every input that contributes no sound. A video pass with moving scenes reads their frames from
+ * `motionFeed` (a FIFO the motion engine writes).
+ */
+export function planInputs(spec: ResolvedSpec, pass: 'video' | 'audio', motionFeed?: string): InputPlan {
   const args: string[] = [];
   let next = 0;
   const add = (inputArgs: string[]): number => {
@@ -31,9 +60,16 @@ export function planInputs(spec: ResolvedSpec, pass: 'video' | 'audio'): InputPl
     return next++;
   };
   const audioOnly = pass === 'audio';
-  const scenes = spec.scenes.map((scene) =>
-    audioOnly && !scene.hasAudio ? null : add(sceneInputArgs(scene, spec.fps)),
-  );
+  const scenes = spec.scenes.map((scene) => {
+    if (scene.motion) return scene.hasAudio ? add(['-vn', ...sceneInputArgs(scene, spec.fps)]) : null;
+    return audioOnly && !scene.hasAudio ? null : add(sceneInputArgs(scene, spec.fps));
+  });
+  let feed: number | null = null;
+  if (!audioOnly && spec.scenes.some((s) => s.motion)) {
+    if (motionFeed === undefined) throw new Error('moving scenes need a motion feed');
+    feed = add(motionFeedArgs(spec, motionFeed));
+  }
+  const sceneVideo = spec.scenes.map((scene, i) => (scene.motion ? feed : (scenes[i] ?? null)));
   const narration = spec.narration ? add(['-i', spec.narration.path]) : null;
   // Looping on the demuxer side repeats the compressed stream; -t bounds it to the video length.
   const music = spec.music
@@ -41,5 +77,5 @@ export function planInputs(spec: ResolvedSpec, pass: 'video' | 'audio'): InputPl
     : null;
   // The logo is read once (a single frame); overlay repeats the last frame of a finished input.
   const logo = spec.logo && !audioOnly ? add(['-i', spec.logo.path]) : null;
-  return { args, scenes, narration, music, logo };
+  return { args, scenes, sceneVideo, motionFeed: feed, narration, music, logo };
 }

@@ -1,8 +1,20 @@
 // What a composition is made of, and its defaults and validation.
 import { ffmpegColor } from '../ffmpeg/filter-escape.ts';
+import type { CameraMove } from '../motion/camera-move.ts';
+import type { ForegroundLayer } from '../motion/motion-feed.ts';
 import type { LoudnessGain, LoudnessTarget } from './loudness-plan.ts';
 
 export type SceneKind = 'video' | 'image';
+
+/**
+ * A camera move over the scene, drawn by the local motion engine (src/media/motion) and fed to the render
+ * as raw frames; the scene's sound (hasAudio) still comes from its file.
+ */
+export interface SceneMotion {
+  move: CameraMove;
+  /** Parallax layer over a still (a cut-out moving further than the background). */
+  foreground?: ForegroundLayer;
+}
 
 export interface ComposeScene {
   path: string;
@@ -14,6 +26,7 @@ export interface ComposeScene {
   duration: number;
   /** Keep the source's own sound in the mix (the source must have an audio stream). */
   hasAudio?: boolean;
+  motion?: SceneMotion;
 }
 
 export interface ComposeNarration {
@@ -101,6 +114,7 @@ export interface ResolvedScene {
   inPoint: number;
   duration: number;
   hasAudio: boolean;
+  motion?: SceneMotion;
 }
 
 /** A spec with every default filled in and every value checked. */
@@ -129,6 +143,11 @@ export const DEFAULT_LOUDNESS: LoudnessTarget = { integratedLufs: -14, truePeakD
 export const DEFAULT_ENCODING = { preset: 'veryfast', crf: 22, audioBitrateKbps: 160, threads: 0 } as const;
 
 const IMAGE_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'webp', 'bmp', 'tif', 'tiff']);
+
+/** Frames a scene lasts on the output timeline (at least one). */
+export function sceneFrames(scene: Pick<ResolvedScene, 'duration'>, fps: number): number {
+  return Math.max(1, Math.round(scene.duration * fps));
+}
 
 export function sceneKindOf(path: string): SceneKind {
   const ext = /\.([^./\\]+)$/.exec(path)?.[1]?.toLowerCase();
@@ -160,12 +179,21 @@ export function resolveComposeSpec(spec: ComposeSpec): ResolvedSpec {
     check(finite(s.duration) && s.duration > 0, `scenes[${i}].duration must be > 0`);
     const kind = s.kind ?? sceneKindOf(s.path);
     check(!(kind === 'image' && s.hasAudio), `scenes[${i}] is an image and cannot have audio`);
+    if (s.motion) {
+      const { strength } = s.motion.move;
+      check(finite(strength) && strength >= 0 && strength <= 1, `scenes[${i}].motion strength must be 0–1`);
+      check(
+        !(s.motion.foreground && kind !== 'image'),
+        `scenes[${i}] has a foreground layer but is not a still`,
+      );
+    }
     return {
       path: s.path,
       kind,
       inPoint: kind === 'image' ? 0 : s.inPoint,
       duration: s.duration,
       hasAudio: s.hasAudio ?? false,
+      ...(s.motion ? { motion: s.motion } : {}),
     };
   });
   const total = scenes.reduce((sum, s) => sum + s.duration, 0);

@@ -1,8 +1,14 @@
-// Renders a composition: audio-only loudness measurement(s), then the single-graph video render.
+// Renders a composition: audio-only loudness measurement(s), then the single-graph video render (fed, when
+// scenes move, by the local motion engine through a FIFO: no intermediate encode).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseEbur128Summary, type LoudnessStats } from '../ffmpeg/measure.ts';
 import { runFfmpeg, type FfmpegRunOptions } from '../ffmpeg/runner.ts';
+import { makeFifo } from '../motion/fifo.ts';
+import { writeMotionFeed, type MotionShot } from '../motion/motion-feed.ts';
 import { buildAudioMeasureCommand, buildComposeCommand } from './compose-command.ts';
-import { resolveComposeSpec, type ComposeSpec } from './compose-spec.ts';
+import { resolveComposeSpec, sceneFrames, type ComposeSpec, type ResolvedSpec } from './compose-spec.ts';
 import { initialGain, nextLimitedGain, type GainTrial, type LoudnessGain } from './loudness-plan.ts';
 
 /** Audio-only passes are cheap (well under 1 s of CPU per 30 s), so a limited mix may be measured 3 times. */
@@ -53,13 +59,76 @@ export async function renderComposition(
     gain = nextLimitedGain(trials, target);
   }
 
-  const command = buildComposeCommand({ ...spec, loudness: { ...spec.loudness, gain: gain ?? undefined } });
+  const final = { ...spec, loudness: { ...spec.loudness, gain: gain ?? undefined } };
   const onProgress = options.onProgress;
-  await runFfmpeg(command.args, {
+  const renderRun: FfmpegRunOptions = {
     ...run,
     onProgress: onProgress
       ? (seconds) => onProgress(Math.min(1, Math.max(0, seconds / resolved.durationSec)))
       : undefined,
-  });
+  };
+  if (resolved.scenes.some((s) => s.motion)) await renderWithMotion(final, resolved, renderRun);
+  else await runFfmpeg(buildComposeCommand(final).args, renderRun);
   return { outputPath: resolved.outputPath, mixLoudness, gain };
+}
+
+function motionShots(resolved: ResolvedSpec): MotionShot[] {
+  return resolved.scenes.flatMap((scene) =>
+    scene.motion
+      ? [
+          {
+            path: scene.path,
+            kind: scene.kind,
+            inPoint: scene.inPoint,
+            frames: sceneFrames(scene, resolved.fps),
+            move: scene.motion.move,
+            ...(scene.motion.foreground ? { foreground: scene.motion.foreground } : {}),
+          },
+        ]
+      : [],
+  );
+}
+
+/**
+ * The render with the motion engine writing the moving scenes' frames into the FIFO ffmpeg reads them from.
+ * A failing producer stops ffmpeg (a half-fed input would end the scene early, not fail); when ffmpeg is done
+ * or fails, the producer is stopped.
+ */
+async function renderWithMotion(
+  spec: ComposeSpec,
+  resolved: ResolvedSpec,
+  run: FfmpegRunOptions,
+): Promise<void> {
+  const workDir = await mkdtemp(join(tmpdir(), 'rs-motion-'));
+  try {
+    const feed = join(workDir, 'feed.yuv');
+    await makeFifo(feed, run.signal);
+    const command = buildComposeCommand(spec, { motionFeed: feed });
+    const stopRender = new AbortController();
+    const stopFeed = new AbortController();
+    const withCaller = (signal: AbortSignal) => (run.signal ? AbortSignal.any([run.signal, signal]) : signal);
+    const format = { width: resolved.width, height: resolved.height, fps: resolved.fps };
+    const binary = run.binary;
+    const producer = writeMotionFeed(feed, motionShots(resolved), format, {
+      workDir,
+      signal: withCaller(stopFeed.signal),
+      ...(binary ? { ffmpegPath: binary } : {}),
+    });
+    let feedFailure: unknown = null;
+    producer.catch((error: unknown) => {
+      if (stopFeed.signal.aborted) return;
+      feedFailure = error;
+      stopRender.abort(error);
+    });
+    try {
+      await runFfmpeg(command.args, { ...run, signal: withCaller(stopRender.signal) });
+    } catch (error) {
+      throw feedFailure ?? error;
+    } finally {
+      stopFeed.abort();
+      await producer.catch(() => undefined);
+    }
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
 }

@@ -2,7 +2,7 @@
 import { frameScale, platformSafeZone } from '../captions/safe-zone.ts';
 import { escapeFilterValue, ffmpegColor, num } from '../ffmpeg/filter-escape.ts';
 import type { InputPlan } from './compose-inputs.ts';
-import type { ResolvedScene, ResolvedSpec } from './compose-spec.ts';
+import { sceneFrames, type ResolvedScene, type ResolvedSpec } from './compose-spec.ts';
 
 /** Height reserved above the bottom UI for up to two caption lines, px at the reference scale (1080×1920). */
 const CAPTION_BAND_PX = 240;
@@ -39,13 +39,24 @@ export function coverFilter(width: number, height: number): string {
 export function sceneFilter(scene: ResolvedScene, input: number, spec: ResolvedSpec, label: string): string {
   const cover = coverFilter(spec.width, spec.height);
   if (scene.kind === 'image') {
-    const frames = Math.max(1, Math.round(scene.duration * spec.fps));
+    const frames = sceneFrames(scene, spec.fps);
     return `[${input}:v]${cover},loop=loop=${frames - 1}:size=1,setpts=N/${num(spec.fps)}/TB[${label}]`;
   }
   const d = num(scene.duration);
   return (
     `[${input}:v]fps=${num(spec.fps)},${cover},` +
     `tpad=stop_mode=clone:stop_duration=${d},trim=duration=${d},setpts=PTS-STARTPTS[${label}]`
+  );
+}
+
+/**
+ * A moving scene's chain: its frames of the motion feed (drawn at the output size already), re-timed to
+ * start at zero.
+ */
+export function motionSceneFilter(source: string, firstFrame: number, frames: number, label: string): string {
+  return (
+    `[${source}]trim=start_frame=${firstFrame}:end_frame=${firstFrame + frames},` +
+    `setpts=PTS-STARTPTS,setsar=1[${label}]`
   );
 }
 
@@ -57,11 +68,27 @@ export function logoBottomOffset(spec: ResolvedSpec, margin: number): number {
 
 export function buildVideoGraph(spec: ResolvedSpec, inputs: InputPlan): GraphPart {
   const filters: string[] = [];
+  // The feed holds the moving scenes back to back; each takes its own frame range of one split branch.
+  const moving = spec.scenes.filter((s) => s.motion).length;
+  if (moving > 1 && inputs.motionFeed !== null) {
+    const branches = Array.from({ length: moving }, (_, k) => `[mf${k}]`).join('');
+    filters.push(`[${inputs.motionFeed}:v]split=${moving}${branches}`);
+  }
+  let feedFrame = 0;
+  let feedBranch = 0;
   const sceneLabels = spec.scenes.map((scene, i) => {
-    const input = inputs.scenes[i];
+    const input = inputs.sceneVideo[i];
     if (input === null || input === undefined) throw new Error(`scene ${i} has no input in the video pass`);
     const label = `v${i}`;
-    filters.push(sceneFilter(scene, input, spec, label));
+    if (scene.motion) {
+      const frames = sceneFrames(scene, spec.fps);
+      const source = moving > 1 ? `mf${feedBranch}` : `${input}:v`;
+      filters.push(motionSceneFilter(source, feedFrame, frames, label));
+      feedFrame += frames;
+      feedBranch += 1;
+    } else {
+      filters.push(sceneFilter(scene, input, spec, label));
+    }
     return label;
   });
 

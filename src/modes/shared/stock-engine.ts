@@ -123,7 +123,7 @@ function highlightColor(request: StockEngineRequest): string | undefined {
   return request.captionStyle.highlight_color ?? request.brand?.accent_color ?? request.brand?.primary_color;
 }
 
-interface ScriptStage {
+export interface ScriptStage {
   script: string;
   sentences: string[];
   title: string;
@@ -132,7 +132,7 @@ interface ScriptStage {
   writer: string;
 }
 
-interface VoiceStage {
+export interface VoiceStage {
   audioPath: string;
   words: WordTiming[];
   narrationSec: number;
@@ -159,92 +159,17 @@ export async function runStockEngine(
   // Footage is cover-cropped, and captions, safe zones, logo and watermark are laid out, for this frame.
   const frame = outputSize(request.aspectRatio ?? '9:16');
 
-  const script = await stage<ScriptStage>(workDir, 'script', async () => {
-    await ctx.progress('script', 5, request.script ? 'Preparing your script.' : 'Writing the script.');
-    if (request.script) {
-      const copy = writeTitleAndDescription({
-        brief: request.brief,
-        script: request.script,
-        contentPurpose: request.contentPurpose,
-        platforms: request.platforms,
-        language: request.language,
-        brand: request.brand && {
-          name: request.brand.name,
-          websiteUrl: request.brand.website_url,
-          industry: request.brand.industry,
-          keywords: request.brand.keywords,
-        },
-      });
-      return {
-        script: request.script,
-        sentences: splitSentences(request.script, request.language),
-        ...copy,
-        writer: 'sent',
-      };
-    }
-    const written = await writeScript(deps.writer, {
-      prompt: request.prompt,
-      topic: request.topic,
-      contentPurpose: request.contentPurpose,
-      contentStyle: request.contentStyle,
-      durationSec: request.durationSec,
-      voiceSpeed: request.voiceSpeed,
-      includeHook: request.includeHook,
-      cta: request.cta,
-      language: request.language,
-      platforms: request.platforms,
-      seed: ctx.job.id,
-      brand: request.brand && {
-        name: request.brand.name,
-        websiteUrl: request.brand.website_url,
-        tone: request.brand.tone,
-        industry: request.brand.industry,
-        keywords: request.brand.keywords,
-      },
-      ...(request.brandContext ? { brandContext: request.brandContext } : {}),
-    });
-    return {
-      script: written.script,
-      sentences: written.sentences,
-      title: written.title,
-      description: written.description,
-      hashtags: written.hashtags,
-      writer: written.writer,
-    };
-  });
-
-  const voice = await stage<VoiceStage>(workDir, 'voice', async () => {
-    await ctx.progress('voice', 15, 'Recording the narration.');
-    const speech = await deps.narrator.synthesize({
-      text: script.script,
-      voiceId: request.voiceId,
-      gender: request.voiceGender,
-      language: request.language,
-      speed: request.voiceSpeed,
-      outPath: join(workDir, 'speech.wav'),
-      signal,
-    });
+  const script = await scriptStage(ctx, request, deps);
+  const voice = await voiceStage(ctx, script.script, request, deps, (speechSec) => {
     // Generated scripts aim at duration_sec; a sent script is never cut and may make the video longer.
     const longest = MAX_VIDEO_SEC - TAIL_SEC;
     const target = request.script
-      ? Math.min(longest, Math.max(request.durationSec - TAIL_SEC, speech.durationSec))
+      ? Math.min(longest, Math.max(request.durationSec - TAIL_SEC, speechSec))
       : Math.min(longest, request.durationSec - TAIL_SEC);
-    const fit = fitToDuration({
-      targetSec: target,
-      durationSec: speech.durationSec,
-      words: speech.words,
-      maxTempo: MAX_TEMPO,
-    });
-    const narration = await applyTempo(speech, fit, join(workDir, 'narration.wav'), signal);
-    const videoSec = Math.min(MAX_VIDEO_SEC, Math.max(request.durationSec, narration.durationSec + TAIL_SEC));
     return {
-      audioPath: narration.audioPath,
-      words: narration.words,
-      narrationSec: narration.durationSec,
-      videoSec,
-      voiceId: narration.voiceId,
-      tempo: narration.tempo,
-      timingSource: speech.timingSource,
+      targetSec: target,
+      videoSec: (narrationSec) =>
+        Math.min(MAX_VIDEO_SEC, Math.max(request.durationSec, narrationSec + TAIL_SEC)),
     };
   });
 
@@ -419,6 +344,133 @@ export async function runStockEngine(
   };
 }
 
+/** The fields of a stock-engine request the script and voice stages read. */
+export type NarrationFields = Pick<
+  StockEngineRequest,
+  | 'brief'
+  | 'prompt'
+  | 'topic'
+  | 'script'
+  | 'contentPurpose'
+  | 'contentStyle'
+  | 'durationSec'
+  | 'voiceSpeed'
+  | 'includeHook'
+  | 'cta'
+  | 'language'
+  | 'voiceId'
+  | 'voiceGender'
+  | 'platforms'
+  | 'brand'
+  | 'brandContext'
+>;
+
+/** The script stage: a sent script as it is (with copy written around it), or the writer's. Resumable. */
+export async function scriptStage(
+  ctx: JobContext<unknown>,
+  request: NarrationFields,
+  deps: Pick<StockEngineDeps, 'writer'>,
+): Promise<ScriptStage> {
+  return stage<ScriptStage>(ctx.workDir, 'script', async () => {
+    await ctx.progress('script', 5, request.script ? 'Preparing your script.' : 'Writing the script.');
+    if (request.script) {
+      const copy = writeTitleAndDescription({
+        brief: request.brief,
+        script: request.script,
+        contentPurpose: request.contentPurpose,
+        platforms: request.platforms,
+        language: request.language,
+        brand: request.brand && {
+          name: request.brand.name,
+          websiteUrl: request.brand.website_url,
+          industry: request.brand.industry,
+          keywords: request.brand.keywords,
+        },
+      });
+      return {
+        script: request.script,
+        sentences: splitSentences(request.script, request.language),
+        ...copy,
+        writer: 'sent',
+      };
+    }
+    const written = await writeScript(deps.writer, {
+      prompt: request.prompt,
+      topic: request.topic,
+      contentPurpose: request.contentPurpose,
+      contentStyle: request.contentStyle,
+      durationSec: request.durationSec,
+      voiceSpeed: request.voiceSpeed,
+      includeHook: request.includeHook,
+      cta: request.cta,
+      language: request.language,
+      platforms: request.platforms,
+      seed: ctx.job.id,
+      brand: request.brand && {
+        name: request.brand.name,
+        websiteUrl: request.brand.website_url,
+        tone: request.brand.tone,
+        industry: request.brand.industry,
+        keywords: request.brand.keywords,
+      },
+      ...(request.brandContext ? { brandContext: request.brandContext } : {}),
+    });
+    return {
+      script: written.script,
+      sentences: written.sentences,
+      title: written.title,
+      description: written.description,
+      hashtags: written.hashtags,
+      writer: written.writer,
+    };
+  });
+}
+
+/** How long the narration may run (it is sped up to fit, at most MAX_TEMPO) and the video it makes. */
+export type NarrationFit = (speechSec: number) => {
+  targetSec: number;
+  videoSec: (narrationSec: number) => number;
+};
+
+/** The voice stage: the script spoken, fitted to its length, with exact word timings. Resumable. */
+export async function voiceStage(
+  ctx: JobContext<unknown>,
+  text: string,
+  request: NarrationFields,
+  deps: Pick<StockEngineDeps, 'narrator'>,
+  fit: NarrationFit,
+): Promise<VoiceStage> {
+  return stage<VoiceStage>(ctx.workDir, 'voice', async () => {
+    await ctx.progress('voice', 15, 'Recording the narration.');
+    const speech = await deps.narrator.synthesize({
+      text,
+      voiceId: request.voiceId,
+      gender: request.voiceGender,
+      language: request.language,
+      speed: request.voiceSpeed,
+      outPath: join(ctx.workDir, 'speech.wav'),
+      signal: ctx.signal,
+    });
+    const plan = fit(speech.durationSec);
+    const fitted = fitToDuration({
+      targetSec: plan.targetSec,
+      durationSec: speech.durationSec,
+      words: speech.words,
+      maxTempo: MAX_TEMPO,
+    });
+    const narration = await applyTempo(speech, fitted, join(ctx.workDir, 'narration.wav'), ctx.signal);
+    return {
+      audioPath: narration.audioPath,
+      words: narration.words,
+      narrationSec: narration.durationSec,
+      videoSec: plan.videoSec(narration.durationSec),
+      voiceId: narration.voiceId,
+      tempo: narration.tempo,
+      timingSource: speech.timingSource,
+    };
+  });
+}
+
 /**
  * The writer's script. A script of which nothing is left once the sentences breaking the brand kit's rules are
  * dropped is the brief's fault, not the service's: the job fails without a retry (and is refunded).
@@ -449,7 +501,7 @@ function guardFailure(field: string, error: unknown): never {
   throw error;
 }
 
-async function downloadLogo(ctx: JobContext<unknown>, url: string): Promise<string> {
+export async function downloadLogo(ctx: JobContext<unknown>, url: string): Promise<string> {
   const raw = join(ctx.workDir, 'logo-source');
   try {
     await ctx.services.urlGuard.download(url, raw, {

@@ -14,6 +14,9 @@ export interface PriceEntry {
   variable?: string;
 }
 
+const AI_VIDEO_VARIABLE =
+  'AI video: generated seconds × the engine cost per second (by model, resolution and native audio) × the model revenue multiple, plus speech and transcription cost when narrated, rounded up to 5 cents and never below the model floor; a script one shot over its word budget adds that shot. The local motion engine costs 2 cents per second. Per-model 30 s and 60 s prices: GET /api/v1/tools pricing.ai_video; the exact charge: a dry run, X-Api-Credits-Cost-Usd-Cents.';
+
 export const PRICE_TABLE = {
   stock: { usdCents: 60, unit: 'job', engine: 'stock', notes: 'Flat for any length up to 120 s.' },
   article: { usdCents: 50, unit: 'job', engine: 'stock', notes: 'Refunded on failure.' },
@@ -80,6 +83,20 @@ export const PRICE_TABLE = {
     engine: 'signals',
     notes: 'Spec: 3 credits. GET /brand/{brand_id}/recommendations: a 7-day content plan; errors are free.',
   },
+  text_to_video: {
+    usdCents: null,
+    unit: 'job',
+    engine: 'ai_video',
+    notes: 'Priced per request from the AI-video model table; refunded on failure.',
+    variable: AI_VIDEO_VARIABLE,
+  },
+  image_to_video: {
+    usdCents: null,
+    unit: 'job',
+    engine: 'ai_video',
+    notes: 'Priced per request from the AI-video model table; refunded on failure.',
+    variable: AI_VIDEO_VARIABLE,
+  },
 } as const satisfies Record<string, PriceEntry>;
 
 export type PricedOperation = keyof typeof PRICE_TABLE;
@@ -87,7 +104,12 @@ export type PricedOperation = keyof typeof PRICE_TABLE;
 /** A price table the registry checks modes against: the product's, or a test's that adds its own modes. */
 export type PriceBook = Readonly<Record<string, PriceEntry>>;
 
-export function unitPrice(operation: PricedOperation): number {
+/** Operations with one flat price (the others are priced per request). */
+export type FlatPricedOperation = {
+  [K in PricedOperation]: (typeof PRICE_TABLE)[K]['usdCents'] extends number ? K : never;
+}[PricedOperation];
+
+export function unitPrice(operation: FlatPricedOperation): number {
   return PRICE_TABLE[operation].usdCents;
 }
 

@@ -62,6 +62,11 @@ function readPrices() {
   }));
 }
 
+/** Price sheets of the served request-priced modes (e.g. `ai_video`). */
+function sheets(ctx: AppContext): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(ctx.pricingSheets).map(([name, build]) => [name, build()]));
+}
+
 export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/v1/health', { config: { auth: false } }, async (request) => {
     await ctx.db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
@@ -150,6 +155,7 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): vo
             notes: entry.notes,
           })),
           variable: variablePricing(ctx.registry),
+          ...sheets(ctx),
           minimum_top_up_usd_cents: 1000,
         },
       },
@@ -181,6 +187,7 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): vo
           ),
           reads: Object.fromEntries(readPrices().map(({ read, entry }) => [read.operation, entry.usdCents])),
           variable: variablePricing(ctx.registry),
+          ...sheets(ctx),
         },
       },
       { request_id: request.id },

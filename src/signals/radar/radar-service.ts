@@ -1,5 +1,5 @@
 import type { Answer, Caller } from '../../platform/generation/submit.ts';
-import type { PricedOperation } from '../../platform/pricing/price-table.ts';
+import type { FlatPricedOperation } from '../../platform/pricing/price-table.ts';
 import type { PaidReads } from '../paid-read.ts';
 import type { Trend } from '../trends/trend.ts';
 import type { TrendsQuery } from './radar-query.ts';
@@ -28,7 +28,7 @@ export interface RadarServiceDeps {
 }
 
 /** Which price-table entry a read is charged at: radar costs less when answered from the cache. */
-function operationOf(read: TrendsRead, fromCache: boolean): PricedOperation {
+function operationOf(read: TrendsRead, fromCache: boolean): FlatPricedOperation {
   if (read === 'breaking') return 'trends_breaking';
   return fromCache ? 'trends_radar_cached' : 'trends_radar';
 }

@@ -1,0 +1,205 @@
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { cliServices, deliverFiles, prepareRender, runRender } from '../../src/cli/render.ts';
+import { DEFAULT_ENCODING } from '../../src/media/compose/compose-spec.ts';
+import { deliveryEncodeArgs } from '../../src/media/ffmpeg/delivery-encode.ts';
+import { probeMedia } from '../../src/media/ffmpeg/probe.ts';
+import { runFfmpeg } from '../../src/media/ffmpeg/runner.ts';
+import { cutToFile, MAN_AT_TABLE, SAMPLES } from '../../test/support/sample-photos.ts';
+import { productModes } from '../../src/modes/index.ts';
+import { loadConfig } from '../../src/platform/config.ts';
+import { openDatabase } from '../../src/platform/db/database.ts';
+import { migrate } from '../../src/platform/db/migrate.ts';
+import { RenderActivity } from '../../src/platform/jobs/render-activity.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import type { ModeDefinition } from '../../src/platform/modes/mode.ts';
+import { UrlGuard } from '../../src/platform/net/url-guard.ts';
+import { benchDatabase } from '../support/bench-database.ts';
+import { childCpuSeconds, ownCpuSeconds } from '../support/cpu-time.ts';
+
+// bench/ai-video (issue 11 item 7): on the local motion engine, a 10 s 1080×1920 image-to-video (a slow zoom in
+// on a photo, music bed) and a 30 s narrated text-to-video (library footage with a camera move per shot,
+// narration, word captions, music), each against a bare re-encode of its own output with the same codec
+// settings, in one run. Targets: wall ratio ≤ 1.5, Node peak RSS ≤ 300 MB.
+//
+//   node --import tsx bench/ai-video/run.ts [--keep DIR]
+//
+// The footage library is warmed before anything is timed. The photo is a real one (a person, from the
+// @vladmandic/human package's sample pictures) served on loopback, as a caller's image_url would be fetched.
+
+const { values } = parseArgs({ options: { keep: { type: 'string' } } });
+
+interface Timing {
+  wall: number;
+  childCpu: number;
+  nodeCpu: number;
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<{ result: T; timing: Timing }> {
+  const wall = performance.now();
+  const child = childCpuSeconds();
+  const own = ownCpuSeconds();
+  const result = await work();
+  return {
+    result,
+    timing: {
+      wall: (performance.now() - wall) / 1000,
+      childCpu: childCpuSeconds() - child,
+      nodeCpu: ownCpuSeconds() - own,
+    },
+  };
+}
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
+
+const dir = values.keep ?? (await mkdtemp(join(tmpdir(), 'reelsmith-bench-ai-video-')));
+await cutToFile(SAMPLES, MAN_AT_TABLE, dir, 'photo', { width: 1280 });
+const photos = http.createServer((_req, res) => {
+  res.writeHead(200, { 'content-type': 'image/png' });
+  createReadStream(join(dir, 'photo.png')).pipe(res);
+});
+await new Promise<void>((resolve) => photos.listen(0, '127.0.0.1', resolve));
+const photoUrl = `http://127.0.0.1:${(photos.address() as AddressInfo).port}/photo.png`;
+
+const config = loadConfig({ ...process.env, LIBRARY_SEED: 'background', REELSMITH_ALLOW_LOOPBACK_URLS: '1' });
+const log = createLogger('warn', 'stderr');
+const dbServer = await benchDatabase();
+const database = openDatabase(dbServer.url, { max: 4 });
+
+const CASES: { name: string; mode: string; body: Record<string, unknown> }[] = [
+  {
+    name: '10 s image-to-video, 1080x1920 (slow zoom in, music)',
+    mode: 'image_to_video',
+    body: {
+      image_url: photoUrl,
+      prompt: 'slow zoom in',
+      duration_sec: 10,
+      model: 'host-x/pix/v6',
+      resolution: '1080p',
+    },
+  },
+  {
+    name: '30 s narrated text-to-video, 1080x1920 (6 shots, captions, music)',
+    mode: 'text_to_video',
+    body: {
+      prompt:
+        'A harbour town at sunrise; boats leaving the harbour; a busy fish market; lights on the water at night',
+      script:
+        'Morning light spills over the harbour. Fishing boats head out past the old lighthouse. ' +
+        'By noon the market is full of voices and fresh catch. In the evening the town lights glow on calm water. ' +
+        'Come and see it for yourself this summer.',
+    },
+  },
+];
+
+const rows: string[] = [];
+const summaries: Record<string, unknown>[] = [];
+try {
+  await migrate(database.pool);
+  const setup = productModes({
+    config,
+    db: database.db,
+    log,
+    urlGuard: new UrlGuard({ allowLoopback: true }),
+  });
+  console.log(`library ${config.libraryDir}: warming (generates what is missing)…`);
+  const idle = new RenderActivity(join(dir, 'renders'));
+  await setup.background?.(new AbortController().signal, idle);
+  const codec = (durationSec: number) =>
+    deliveryEncodeArgs({
+      preset: config.renderPreset,
+      crf: DEFAULT_ENCODING.crf,
+      fps: 30,
+      forceFps: true,
+      audioBitrateKbps: DEFAULT_ENCODING.audioBitrateKbps,
+      durationSec,
+    });
+
+  for (const [index, bench] of CASES.entries()) {
+    const mode = setup.modes.find((m) => m.name === bench.mode) as ModeDefinition;
+    const video = join(dir, `${bench.mode}.mp4`);
+    const rssBefore = process.memoryUsage.rss();
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage.rss())), 50);
+    const pipeline = await timed(async () => {
+      const workDir = await mkdtemp(join(tmpdir(), 'reelsmith-bench-work-'));
+      try {
+        const services = cliServices(config, database, workDir, null);
+        const prepared = await prepareRender(mode, bench.body, services);
+        const output = await runRender(prepared, {
+          services,
+          workDir,
+          signal: new AbortController().signal,
+          log,
+          jobId: `bench_ai_video_${index}_${Date.now()}`,
+          onProgress: () => undefined,
+        });
+        await deliverFiles(output, video, false);
+      } finally {
+        await rm(workDir, { recursive: true, force: true });
+      }
+    });
+    clearInterval(sampler);
+    const info = await probeMedia(video);
+    const baseline = await timed(() =>
+      runFfmpeg([
+        '-y',
+        '-i',
+        video,
+        '-map',
+        '0:v:0',
+        '-map',
+        '0:a:0',
+        ...codec(info.durationSec),
+        join(dir, 'bare.mp4'),
+      ]),
+    );
+    const ratio = pipeline.timing.wall / baseline.timing.wall;
+    const cpuRatio = (pipeline.timing.childCpu + pipeline.timing.nodeCpu) / baseline.timing.childCpu;
+    console.log(
+      `${bench.name}: pipeline ${fmt(pipeline.timing.wall)} s (children cpu ${fmt(pipeline.timing.childCpu)} s, node cpu ${fmt(pipeline.timing.nodeCpu)} s); ` +
+        `bare re-encode ${fmt(baseline.timing.wall)} s (cpu ${fmt(baseline.timing.childCpu)} s); ${info.video?.width}x${info.video?.height}, ${fmt(info.durationSec, 2)} s`,
+    );
+    rows.push(
+      `| ${bench.name} | ${fmt(pipeline.timing.wall)} s | ${fmt(baseline.timing.wall)} s | **${fmt(ratio, 2)}** ${ratio <= 1.5 ? 'met' : 'missed'} | ${fmt(cpuRatio, 2)} | **${mb(rssPeak)} MB** ${mb(rssPeak) <= 300 ? 'met' : 'missed'} |`,
+    );
+    summaries.push({
+      case: bench.mode,
+      video_sec: Math.round(info.durationSec * 100) / 100,
+      pipeline_wall_sec: Math.round(pipeline.timing.wall * 10) / 10,
+      pipeline_cpu_sec: Math.round((pipeline.timing.childCpu + pipeline.timing.nodeCpu) * 10) / 10,
+      baseline_wall_sec: Math.round(baseline.timing.wall * 10) / 10,
+      baseline_cpu_sec: Math.round(baseline.timing.childCpu * 10) / 10,
+      ratio: Math.round(ratio * 100) / 100,
+      cpu_ratio: Math.round(cpuRatio * 100) / 100,
+      rss_peak_mb: mb(rssPeak),
+    });
+  }
+  console.log('');
+  console.log(
+    '| case | pipeline wall | bare re-encode | ratio (target ≤ 1.5) | CPU ratio | Node peak RSS (target ≤ 300 MB) |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  for (const row of rows) console.log(row);
+  console.log('');
+  console.log(
+    JSON.stringify({
+      date: new Date().toISOString(),
+      cpus: cpus().length,
+      load_1m_after: Math.round(loadavg()[0]! * 100) / 100,
+      preset: config.renderPreset,
+      cases: summaries,
+    }),
+  );
+} finally {
+  await database.close();
+  await dbServer.stop();
+  await new Promise((resolve) => photos.close(resolve));
+  if (!values.keep) await rm(dir, { recursive: true, force: true });
+}

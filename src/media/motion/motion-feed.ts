@@ -111,12 +111,16 @@ export function planShot(
 }
 
 /** crop to the plan's region and lanczos-scale it; `fit` first brings a layer to the source's size. */
-function prescaleFilter(plan: ShotPlan, format: string, fit?: Size): string {
+/**
+ * A still is scaled once, so it gets the best filter; a clip is scaled every frame, where bicubic costs a
+ * fraction of lanczos with exact rounding and no difference a viewer of moving footage sees.
+ */
+function prescaleFilter(plan: ShotPlan, format: string, fit?: Size, perFrame = false): string {
   const { region: r, scaled } = plan;
   return [
     ...(fit ? [`scale=${fit.width}:${fit.height}:flags=lanczos`] : []),
     `crop=${r.width}:${r.height}:${r.x}:${r.y}`,
-    `scale=${scaled.width}:${scaled.height}:flags=lanczos+accurate_rnd+full_chroma_int`,
+    `scale=${scaled.width}:${scaled.height}:flags=${perFrame ? 'bicubic' : 'lanczos+accurate_rnd+full_chroma_int'}`,
     `format=${format}`,
     'setsar=1',
   ].join(',');
@@ -219,14 +223,45 @@ async function* clipFrames(
 ): AsyncGenerator<number> {
   const fifo = join(options.workDir, `clip-${index}.yuv`);
   await makeFifo(fifo, options.signal);
-  const reader = openFifoReader(fifo);
+  const frame = r.source;
+  let filled = 0;
+  // Bytes are read straight into the resampler's source frame; reading pauses when a frame is whole and resumes
+  // once it has been drawn.
+  let wake: (() => void) | null = null;
+  let whole = false;
+  let ended = false;
+  const notify = () => {
+    const waiting = wake;
+    wake = null;
+    waiting?.();
+  };
+  const reader = openFifoReader(fifo, {
+    buffer: () => frame.subarray(filled),
+    callback: (bytesRead) => {
+      filled += bytesRead;
+      if (filled < frame.length) return true;
+      // The next read goes to the frame's start, once drawing this one has resumed reading.
+      filled = 0;
+      whole = true;
+      notify();
+      return false;
+    },
+  });
   reader.socket.on('error', () => undefined);
+  reader.socket.on('end', () => {
+    ended = true;
+    notify();
+  });
+  reader.socket.on('close', () => {
+    ended = true;
+    notify();
+  });
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const seconds = shot.frames / format.fps;
   const seek = shot.inPoint > 0 ? ['-ss', num(shot.inPoint)] : [];
   const filter =
-    `fps=${num(format.fps)},${prescaleFilter(plan, 'yuv420p')},` +
+    `fps=${num(format.fps)},${prescaleFilter(plan, 'yuv420p', undefined, true)},` +
     `tpad=stop_mode=clone:stop_duration=${num(seconds + 1)},trim=end_frame=${shot.frames}`;
   const failed: { error?: Error } = {};
   const decoder = runFfmpeg(
@@ -237,28 +272,20 @@ async function* clipFrames(
       failed.error = error instanceof Error ? error : new Error(String(error));
     })
     .finally(reader.writerDone);
-  const frame = r.source;
-  let filled = 0;
   let produced = 0;
   try {
-    for await (const chunk of reader.socket as AsyncIterable<Buffer>) {
-      let at = 0;
-      while (at < chunk.length) {
-        const take = Math.min(chunk.length - at, frame.length - filled);
-        frame.set(chunk.subarray(at, at + take), filled);
-        filled += take;
-        at += take;
-        if (filled === frame.length) {
-          filled = 0;
-          yield produced++;
-          if (produced === shot.frames) return;
-        }
-      }
+    while (produced < shot.frames) {
+      if (!whole && !ended) await new Promise<void>((resolve) => (wake = resolve));
+      if (!whole) break;
+      whole = false;
+      yield produced++;
+      if (produced < shot.frames) reader.socket.resume();
     }
-    await decoder;
-    if (failed.error) throw failed.error;
-    if (produced < shot.frames)
+    if (produced < shot.frames) {
+      await decoder;
+      if (failed.error) throw failed.error;
       throw new Error(`motion: ${shot.path} gave ${produced} of ${shot.frames} frames`);
+    }
   } finally {
     stop.abort();
     reader.socket.destroy();

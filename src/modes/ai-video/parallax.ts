@@ -2,8 +2,6 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { makeParallaxPlates } from '../../media/vision/parallax-plates.ts';
-import { segmentPerson } from '../../media/vision/segment.ts';
 
 // The two layers of a parallax move on a photo: the background with the person removed and filled, and the
 // person cut out at the photo's full size (transparent elsewhere), so the motion engine can move them apart.
@@ -24,6 +22,9 @@ export async function parallaxLayer(
   const foreground = join(dir, 'foreground-full.png');
   if (existsSync(background) && existsSync(foreground)) return { background, foreground };
   signal?.throwIfAborted();
+  // Loaded on first use: TensorFlow.js and the models cost every process ~60 MB it may never need.
+  const { segmentPerson } = await import('../../media/vision/segment.ts');
+  const { makeParallaxPlates } = await import('../../media/vision/parallax-plates.ts');
   const person = await segmentPerson(image);
   if (!person) return undefined;
   await mkdir(dir, { recursive: true });

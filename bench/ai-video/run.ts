@@ -152,10 +152,15 @@ try {
     let rssPeak = rssBefore;
     console.log(`${bench.name}: Node RSS before ${mb(rssBefore)} MB`);
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage.rss())), 50);
+    const starts: { stage: string; at: number }[] = [];
+    const mark = (stage: string) => {
+      if (starts.at(-1)?.stage !== stage) starts.push({ stage, at: performance.now() });
+    };
     const pipeline = await timed(async () => {
       const workDir = await mkdtemp(join(tmpdir(), 'reelsmith-bench-work-'));
       try {
         const services = cliServices(config, database, workDir, null);
+        mark('validate');
         const prepared = await prepareRender(mode, bench.body, services);
         const output = await runRender(prepared, {
           services,
@@ -163,14 +168,20 @@ try {
           signal: new AbortController().signal,
           log,
           jobId: `bench_ai_video_${index}_${Date.now()}`,
-          onProgress: () => undefined,
+          onProgress: (step) => mark(step.stage),
         });
+        mark('deliver');
         await deliverFiles(output, video, false);
       } finally {
         await rm(workDir, { recursive: true, force: true });
       }
     });
     clearInterval(sampler);
+    const end = performance.now();
+    const stages = starts.map(
+      ({ stage, at }, i) => `${stage} ${fmt(((starts[i + 1]?.at ?? end) - at) / 1000)} s`,
+    );
+    console.log(`${bench.name}: stages ${stages.join(', ')}`);
     const info = await probeMedia(video);
     const baseline = await timed(() =>
       runFfmpeg([

@@ -4,8 +4,9 @@
 // MP4 served by this same server, or a refusal, a model error, a result URL the guard must refuse, or a request
 // that never finishes. Every request is recorded so tests can assert what the client sent.
 import { readFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { json, readBody } from './json-http.ts';
 
 export interface FalScript {
   /**
@@ -52,24 +53,6 @@ export interface FalQueueServer {
   /** The state of a request by id (cancelled, polls). */
   request(id: string): { cancelled: boolean; polls: number } | undefined;
   close(): Promise<void>;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function json(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
 
 export async function startFalQueueServer(options: {

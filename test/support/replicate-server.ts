@@ -5,8 +5,9 @@
 // (E005), a failure mid-way, a result URL the guard must refuse, or a prediction that never finishes. Every
 // request is recorded so tests can assert what the client sent.
 import { readFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { json, readBody } from './json-http.ts';
 
 export const REPLICATE_SENSITIVE_ERROR =
   'The input or output was flagged as sensitive. Please try again with different inputs. (E005)';
@@ -54,24 +55,6 @@ export interface ReplicateServer {
   script(prompt: string, script: ReplicateScript): void;
   prediction(id: string): { canceled: boolean; polls: number } | undefined;
   close(): Promise<void>;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function json(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
 
 function problem(res: ServerResponse, status: number, title: string, detail: string, headers = {}): void {

@@ -1,5 +1,6 @@
 // Camera moves of the local motion engine: read from an English motion prompt (or chosen per shot from a seed),
 // turned into eased keyframes and then into one viewport per frame that always lies inside the source.
+import { seededRandom } from '../script/seeded.ts';
 
 export type MoveKind = 'zoom' | 'dolly' | 'push-in' | 'pan' | 'tilt' | 'orbit' | 'parallax' | 'static';
 export type MoveDirection = 'in' | 'out' | 'left' | 'right' | 'up' | 'down' | 'none';
@@ -127,18 +128,6 @@ export function parseCameraMove(prompt: string): CameraMove {
   return { kind: best.kind, direction, speed, strength };
 }
 
-/** Deterministic 32-bit PRNG (mulberry32): the same seed picks the same moves on a retried job. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const SHOT_MOVES: { kind: MoveKind; direction: MoveDirection }[] = [
   { kind: 'push-in', direction: 'in' },
   { kind: 'zoom', direction: 'out' },
@@ -152,11 +141,11 @@ const SHOT_MOVES: { kind: MoveKind; direction: MoveDirection }[] = [
  * The move of shot `index` of a text-to-video: the one its words name, else one picked from the seed, never
  * the same as the previous shot's pick so consecutive shots do not repeat.
  */
-export function chooseShotMove(seed: number, index: number, words = ''): CameraMove {
+export function chooseShotMove(seed: string | number, index: number, words = ''): CameraMove {
   const named = parseCameraMove(words);
   const asked = words.trim() !== '' && !isDefault(named, words);
   if (asked) return named;
-  const pick = (i: number) => Math.floor(seededRandom(seed * 1009 + i * 7919)() * SHOT_MOVES.length);
+  const pick = (i: number) => Math.floor(seededRandom(`${seed}:${i}`)() * SHOT_MOVES.length);
   let choice = pick(index);
   if (index > 0 && choice === pick(index - 1)) choice = (choice + 1) % SHOT_MOVES.length;
   const move = SHOT_MOVES[choice] ?? SHOT_MOVES[0]!;

@@ -33,7 +33,7 @@ export async function openFifoWriter(path: string, signal?: AbortSignal): Promis
 export interface FifoReader {
   socket: Socket;
   /**
-   * Call once the writing process has exited: until then a placeholder write end keeps the FIFO from
+   * Call once the writing process has exited: until then a write end held open here keeps the FIFO from
    * reading as ended before the writer has even opened it; afterwards what is left is read, then the end.
    */
   writerDone: () => void;
@@ -52,14 +52,14 @@ export interface FifoReadInto {
 /** Opens the read end at once, before the writing process starts. */
 export function openFifoReader(path: string, into?: FifoReadInto): FifoReader {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  let placeholder: number | null = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+  let heldWriteEnd: number | null = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
   const socket = new Socket({ fd, readable: true, writable: false, ...(into ? { onread: into } : {}) });
   return {
     socket,
     writerDone: () => {
-      if (placeholder === null) return;
-      closeSync(placeholder);
-      placeholder = null;
+      if (heldWriteEnd === null) return;
+      closeSync(heldWriteEnd);
+      heldWriteEnd = null;
     },
   };
 }

@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { invalidInputError } from '../../platform/generation/parse-request.ts';
 import type { ModeDefinition, Price, ValidationServices } from '../../platform/modes/mode.ts';
 import { UrlRejectedError } from '../../platform/net/url-guard.ts';
-import { aiVideoPrice } from '../../platform/pricing/ai-video-price.ts';
 import { accountBrand } from '../shared/account-brand.ts';
 import { brandKitHeaders, brandKitWarnings, isKitSnapshot } from '../shared/brand-kit-selection.ts';
 import { kitBranding, plainBranding, resolveKitForBrief } from '../shared/kit-branding.ts';
@@ -16,6 +15,7 @@ import {
   AiVideoRuleError,
   aiVideoWarnings,
   imageToVideoSchema,
+  priceOfRequest,
   resolveAiVideoRequest,
   textToVideoSchema,
   type AiVideoKind,
@@ -30,15 +30,7 @@ const IMAGE_MIN_SIDE = 256;
 const IMAGE_MAX_SIDE = 8192;
 
 export function aiVideoPriceOf(request: AiVideoRequest): Price {
-  const price = aiVideoPrice({
-    modelId: request.model,
-    engine: request.engine,
-    durationSec: request.duration_sec,
-    resolution: request.resolution,
-    nativeAudio: request.native_audio,
-    narrated: request.narrated,
-    extraShot: request.extra_shot,
-  });
+  const price = priceOfRequest(request);
   return {
     usdCents: price.usdCents,
     breakdown: price.breakdown,
@@ -130,15 +122,7 @@ export function aiVideoMode(kind: AiVideoKind, deps: AiVideoDeps): ModeDefinitio
     answerHeaders: (request) => brandKitHeaders(request.brand_kit),
     price: aiVideoPriceOf,
     estimate: (request) => {
-      const seconds = aiVideoPrice({
-        modelId: request.model,
-        engine: request.engine,
-        durationSec: request.duration_sec,
-        resolution: request.resolution,
-        nativeAudio: request.native_audio,
-        narrated: request.narrated,
-        extraShot: request.extra_shot,
-      }).plan.videoSec;
+      const seconds = priceOfRequest(request).plan.videoSec;
       const local = request.engine === 'local';
       return {
         renderSeconds: local

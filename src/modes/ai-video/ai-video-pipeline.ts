@@ -16,7 +16,6 @@ import { toSrt } from '../../media/subtitles/srt.ts';
 import { JobFailure } from '../../platform/errors.ts';
 import type { JobContext, JobOutput } from '../../platform/modes/mode.ts';
 import { AI_VIDEO_MODELS } from '../../platform/pricing/ai-video-models.ts';
-import { aiVideoPrice } from '../../platform/pricing/ai-video-price.ts';
 import type { Branding } from '../shared/kit-branding.ts';
 import {
   downloadLogo,
@@ -26,7 +25,7 @@ import {
   type StockEngineDeps,
   type VoiceStage,
 } from '../shared/stock-engine.ts';
-import type { AiVideoRequest } from './ai-video-request.ts';
+import { priceOfRequest, type AiVideoRequest } from './ai-video-request.ts';
 import { generateHostedShots, type HostedModels } from './hosted-shots.ts';
 import { localShotScenes, planLocalShots } from './local-shots.ts';
 import { beatsForShots, cutShots, sentenceEnds, visualBeats } from './shot-plan.ts';
@@ -75,15 +74,7 @@ export async function runAiVideo(
 ): Promise<JobOutput> {
   const { request, workDir, services } = ctx;
   const model = AI_VIDEO_MODELS[request.model];
-  const price = aiVideoPrice({
-    modelId: request.model,
-    engine: request.engine,
-    durationSec: request.duration_sec,
-    resolution: request.resolution,
-    nativeAudio: request.native_audio,
-    narrated: request.narrated,
-    extraShot: request.extra_shot,
-  });
+  const price = priceOfRequest(request);
   const { plan } = price;
   const videoSec = plan.videoSec;
   const frame = frameOf(request);

@@ -13,7 +13,12 @@ import {
   type AiVideoModelId,
   type QualityTier,
 } from '../../platform/pricing/ai-video-models.ts';
-import { isServedLength, type AiVideoEngine } from '../../platform/pricing/ai-video-price.ts';
+import {
+  aiVideoPrice,
+  isServedLength,
+  type AiVideoEngine,
+  type AiVideoPrice,
+} from '../../platform/pricing/ai-video-price.ts';
 import type { VideoResolution } from '../../providers/video-models/video-model-provider.ts';
 import { kitSelectionShape, type KitChoice } from '../shared/brand-kit-selection.ts';
 import { CONTENT_PURPOSES, type ContentPurpose } from '../shared/enums.ts';
@@ -260,4 +265,17 @@ export function aiVideoWarnings(request: AiVideoRequest): string[] {
   if (!request.narrated)
     warnings.push('Neither script nor content_purpose was sent: the video has no narration.');
   return warnings;
+}
+
+/** The price of a resolved request: what dry runs show, the receipt charges and the pipeline plans shots by. */
+export function priceOfRequest(request: AiVideoRequest): AiVideoPrice {
+  return aiVideoPrice({
+    modelId: request.model,
+    engine: request.engine,
+    durationSec: request.duration_sec,
+    resolution: request.resolution,
+    nativeAudio: request.native_audio,
+    narrated: request.narrated,
+    extraShot: request.extra_shot,
+  });
 }

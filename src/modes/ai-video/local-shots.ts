@@ -29,12 +29,6 @@ export interface LocalShot {
 /** The caller's photo, downloaded while the request is validated (a bad one is refused before billing). */
 export const SOURCE_IMAGE_FILE = 'source-image';
 
-function seedOf(jobId: string): number {
-  let hash = 2166136261;
-  for (const char of jobId) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
-  return hash;
-}
-
 function describeMove(move: CameraMove): Record<string, unknown> {
   return { kind: move.kind, direction: move.direction, speed: move.speed };
 }
@@ -44,7 +38,7 @@ export async function planLocalShots(
   input: { beats: string[]; cuts: ShotCut[]; niche: Niche; deps: AiVideoDeps },
 ): Promise<LocalShot[]> {
   const { request, workDir, signal } = ctx;
-  const seed = seedOf(ctx.job.id);
+
   if (request.kind === 'image_to_video') {
     const image = request.image?.path ?? join(workDir, SOURCE_IMAGE_FILE);
     if (!existsSync(image))
@@ -55,7 +49,7 @@ export async function planLocalShots(
         retryable: false,
       });
     const asked = parseCameraMove(request.prompt);
-    const moves = input.cuts.map((_, i) => (i === 0 ? asked : chooseShotMove(seed, i)));
+    const moves = input.cuts.map((_, i) => (i === 0 ? asked : chooseShotMove(ctx.job.id, i)));
     const foreground = moves.some((m) => m.kind === 'orbit' || m.kind === 'parallax' || m.kind === 'push-in')
       ? await parallaxLayer(image, workDir, signal)
       : undefined;
@@ -116,7 +110,7 @@ export async function planLocalShots(
   return input.cuts.map((_, index) => {
     const shot = selection.shots.find((s) => s.sceneIndex === index) ?? selection.shots[index]!;
     const clip = byId.get(shot.clipId)!;
-    const move = chooseShotMove(seed, index, input.beats[index]);
+    const move = chooseShotMove(ctx.job.id, index, input.beats[index]);
     return {
       path: clip.path,
       kind: 'video',

@@ -431,9 +431,10 @@ void describe('catalogs', () => {
       ['trends_breaking', 'GET', '/api/v1/trends/breaking', 10],
       ['news_broadcast_recommend', 'POST', '/api/v1/news-broadcast/recommend', 25],
       ['brand_recommendations', 'GET', '/api/v1/brand/{brand_id}/recommendations', 15],
+      ['avatar_creation', 'POST', '/api/v1/avatars', 265],
     ]);
     const displays = (tools.pricing.reads as { operation: string; display: string }[]).map((r) => r.display);
-    assert.deepEqual(displays, ['$0.10', '$0.05', '$0.10', '$0.25', '$0.15']);
+    assert.deepEqual(displays, ['$0.10', '$0.05', '$0.10', '$0.25', '$0.15', '$2.65']);
     const usage = (await service.call('GET', '/api/v1/usage')).body.data.pricing;
     assert.deepEqual(usage.reads, {
       trends_radar: 10,
@@ -441,6 +442,7 @@ void describe('catalogs', () => {
       trends_breaking: 10,
       news_broadcast_recommend: 25,
       brand_recommendations: 15,
+      avatar_creation: 265,
     });
   });
 });

@@ -23,7 +23,7 @@ import { createLogger } from '../../src/platform/logger.ts';
 import type { ModeDefinition } from '../../src/platform/modes/mode.ts';
 import { UrlGuard } from '../../src/platform/net/url-guard.ts';
 import { benchDatabase } from '../support/bench-database.ts';
-import { childCpuSeconds, ownCpuSeconds } from '../support/cpu-time.ts';
+import { timed } from '../support/cpu-time.ts';
 
 // bench/ai-video (issue 11 item 7): on the local motion engine, a 10 s 1080×1920 image-to-video (a slow zoom in
 // on a photo, music bed) and a 30 s narrated text-to-video (library footage with a camera move per shot,
@@ -40,27 +40,6 @@ import { childCpuSeconds, ownCpuSeconds } from '../support/cpu-time.ts';
 const { values } = parseArgs({
   options: { keep: { type: 'string' }, only: { type: 'string' }, 'warm-only': { type: 'boolean' } },
 });
-
-interface Timing {
-  wall: number;
-  childCpu: number;
-  nodeCpu: number;
-}
-
-async function timed<T>(work: () => Promise<T>): Promise<{ result: T; timing: Timing }> {
-  const wall = performance.now();
-  const child = childCpuSeconds();
-  const own = ownCpuSeconds();
-  const result = await work();
-  return {
-    result,
-    timing: {
-      wall: (performance.now() - wall) / 1000,
-      childCpu: childCpuSeconds() - child,
-      nodeCpu: ownCpuSeconds() - own,
-    },
-  };
-}
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
@@ -151,10 +130,17 @@ try {
     const rssBefore = process.memoryUsage.rss();
     let rssPeak = rssBefore;
     console.log(`${bench.name}: Node RSS before ${mb(rssBefore)} MB`);
-    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage.rss())), 50);
-    const starts: { stage: string; at: number }[] = [];
+    // Each stage keeps the highest RSS seen while it ran, so the report says which stage makes the peak.
+    const starts: { stage: string; at: number; rssPeak: number }[] = [];
+    const sampler = setInterval(() => {
+      const rss = process.memoryUsage.rss();
+      rssPeak = Math.max(rssPeak, rss);
+      const current = starts.at(-1);
+      if (current) current.rssPeak = Math.max(current.rssPeak, rss);
+    }, 50);
     const mark = (stage: string) => {
-      if (starts.at(-1)?.stage !== stage) starts.push({ stage, at: performance.now() });
+      if (starts.at(-1)?.stage !== stage)
+        starts.push({ stage, at: performance.now(), rssPeak: process.memoryUsage.rss() });
     };
     const pipeline = await timed(async () => {
       const workDir = await mkdtemp(join(tmpdir(), 'reelsmith-bench-work-'));
@@ -179,9 +165,10 @@ try {
     clearInterval(sampler);
     const end = performance.now();
     const stages = starts.map(
-      ({ stage, at }, i) => `${stage} ${fmt(((starts[i + 1]?.at ?? end) - at) / 1000)} s`,
+      ({ stage, at, rssPeak: peak }, i) =>
+        `${stage} ${fmt(((starts[i + 1]?.at ?? end) - at) / 1000)} s (${mb(peak)} MB)`,
     );
-    console.log(`${bench.name}: stages ${stages.join(', ')}`);
+    console.log(`${bench.name}: stages (wall, Node peak RSS) ${stages.join(', ')}`);
     const info = await probeMedia(video);
     const baseline = await timed(() =>
       runFfmpeg([

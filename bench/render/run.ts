@@ -19,7 +19,7 @@ import { migrate } from '../../src/platform/db/migrate.ts';
 import { RenderActivity } from '../../src/platform/jobs/render-activity.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { benchDatabase } from '../support/bench-database.ts';
-import { childCpuSeconds, ownCpuSeconds } from '../support/cpu-time.ts';
+import { timed } from '../support/cpu-time.ts';
 import { deliveryEncodeArgs } from '../../src/media/ffmpeg/delivery-encode.ts';
 
 // bench/render (issue 3 item 12): a 30 s stock video end to end, through the same pipeline as
@@ -52,27 +52,6 @@ const REQUEST = {
 };
 /** Fixed, so every run writes the same script and picks the same footage and music. */
 const JOB_ID = 'bench_render';
-
-interface Timing {
-  wall: number;
-  childCpu: number;
-  nodeCpu: number;
-}
-
-async function timed<T>(work: () => Promise<T>): Promise<{ result: T; timing: Timing }> {
-  const wall = performance.now();
-  const child = childCpuSeconds();
-  const own = ownCpuSeconds();
-  const result = await work();
-  return {
-    result,
-    timing: {
-      wall: (performance.now() - wall) / 1000,
-      childCpu: childCpuSeconds() - child,
-      nodeCpu: ownCpuSeconds() - own,
-    },
-  };
-}
 
 /** Stage → seconds, each stage lasting until the next one starts (the last until `end`). */
 function stageDurations(starts: { stage: string; at: number }[], end: number): [string, number][] {

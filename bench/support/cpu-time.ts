@@ -13,3 +13,28 @@ export function ownCpuSeconds(): number {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1e6;
 }
+
+export interface Timing {
+  /** Seconds. */
+  wall: number;
+  /** CPU seconds of the child processes that ended meanwhile (ffmpeg, voices). */
+  childCpu: number;
+  /** CPU seconds of this Node process meanwhile. */
+  nodeCpu: number;
+}
+
+/** Runs `work` and measures its wall time and the CPU time it spent here and in child processes. */
+export async function timed<T>(work: () => Promise<T>): Promise<{ result: T; timing: Timing }> {
+  const wall = performance.now();
+  const child = childCpuSeconds();
+  const own = ownCpuSeconds();
+  const result = await work();
+  return {
+    result,
+    timing: {
+      wall: (performance.now() - wall) / 1000,
+      childCpu: childCpuSeconds() - child,
+      nodeCpu: ownCpuSeconds() - own,
+    },
+  };
+}

@@ -7,6 +7,11 @@ import { createBrandRefiner } from '../providers/openai-brand-refiner.ts';
 import { createPexelsClient } from '../providers/pexels.ts';
 import { createVideoSiteFetcher } from '../providers/video-site/create-video-site-fetcher.ts';
 import { StoryFinder } from '../signals/stories/story-finder.ts';
+import { createAvatarProviders } from '../providers/avatars/avatar-providers.ts';
+import { OpenAiModerationClient } from '../providers/openai-moderation.ts';
+import { checkContent } from '../presenters/safety/content-check.ts';
+import { presenterPriceSheet } from '../platform/pricing/presenter-price.ts';
+import { presenterMode } from './ai-influencer/presenter-mode.ts';
 import { aiVideoMode } from './ai-video/ai-video-mode.ts';
 import { hostedModels } from './ai-video/hosted-models.ts';
 import { aiVideoPriceSheet } from './ai-video/price-sheet.ts';
@@ -44,6 +49,12 @@ export function productModes(deps: ModeFactoryDeps): ProductSetup {
   };
   const hosted = hostedModels(config, deps.urlGuard);
   const aiVideo = { ...engine, hosted };
+  const avatarProviders = createAvatarProviders(config.avatars, deps.urlGuard);
+  const moderation = config.moderation && new OpenAiModerationClient(config.moderation);
+  const content = {
+    check: (input: Parameters<typeof checkContent>[0], signal?: AbortSignal) =>
+      checkContent(input, { ...(moderation ? { moderation } : {}), ...(signal ? { signal } : {}) }),
+  };
   return {
     modes: [
       stockMode(engine),
@@ -60,13 +71,17 @@ export function productModes(deps: ModeFactoryDeps): ProductSetup {
       captionRenderMode({ renderPreset: config.renderPreset }),
       aiVideoMode('text_to_video', aiVideo),
       aiVideoMode('image_to_video', aiVideo),
+      presenterMode({ ...engine, avatarProviders, content }),
       brandAnalyzeMode({
         refiner: createBrandRefiner(config.llm),
         analyzer: config.llm ? `llm:${config.llm.model}` : 'local',
       }),
     ],
     catalogs: { voices: () => narrator.catalogue() },
-    pricing: { ai_video: () => aiVideoPriceSheet(hosted.engineFor) },
+    pricing: {
+      ai_video: () => aiVideoPriceSheet(hosted.engineFor),
+      ai_influencer: () => presenterPriceSheet(),
+    },
     background:
       config.librarySeed === 'background'
         ? (signal, renders) => library.seedAll(signal, { foreground: renders })

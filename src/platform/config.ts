@@ -69,6 +69,20 @@ const envSchema = z.object({
   VIDEO_MODEL_MAPPING_FILE: z.string().optional(),
   AI_VIDEO_SHOT_TIMEOUT_SECONDS: int(900),
   AI_VIDEO_POLL_SECONDS: z.coerce.number().min(0.05).default(5),
+  HEYGEN_API_KEY: z.string().optional(),
+  HEYGEN_BASE_URL: optionalUrl,
+  DID_API_KEY: z.string().optional(),
+  DID_BASE_URL: optionalUrl,
+  AVATAR_POLL_SECONDS: z.coerce.number().min(0.05).default(5),
+  AVATAR_TIMEOUT_SECONDS: int(1200),
+  AVATAR_READY_WAIT_SECONDS: z.coerce.number().min(0).default(15),
+  MODERATION_BASE_URL: optionalUrl,
+  MODERATION_API_KEY: z.string().optional(),
+  MODERATION_MODEL: z.string().default('omni-moderation-latest'),
+  WORDPRESS_BASE_URL: optionalUrl,
+  WORDPRESS_USERNAME: z.string().optional(),
+  WORDPRESS_APP_PASSWORD: z.string().optional(),
+  DISCORD_WEBHOOK_URL: optionalUrl,
 });
 
 /** An OpenAI-compatible provider, switched on when all three settings are present. */
@@ -158,6 +172,23 @@ export interface Config {
     shotTimeoutSeconds: number;
     pollSeconds: number;
   };
+  /** Hosted talking-photo engines for presenters (avatar_iv: HeyGen, avatar_v: D-ID), each on when its key is set. */
+  avatars: {
+    heygen: { apiKey: string; baseUrl?: string } | undefined;
+    did: { apiKey: string; baseUrl?: string } | undefined;
+    pollSeconds: number;
+    timeoutSeconds: number;
+    /** How long POST /avatars waits for the likeness before answering 202 processing. */
+    readyWaitSeconds: number;
+  };
+  /** A moderation API (OpenAI's /v1/moderations) checked after the local content policy, when its key is set. */
+  moderation: { baseUrl: string; apiKey: string; model: string } | undefined;
+  /** Where POST /articles publishes (autoPublish) and notifies (notifyDiscord), each on when configured. */
+  articles: {
+    /** A WordPress site's REST API, signed in with an application password. */
+    wordpress: { baseUrl: string; username: string; appPassword: string } | undefined;
+    discordWebhookUrl: string | undefined;
+  };
   renderPreset: string;
   /** yt-dlp binary for video-site sources (clip mode); looked up on PATH when unset. */
   ytdlpPath: string | undefined;
@@ -235,10 +266,49 @@ export function loadConfig(env: Env = process.env): Config {
       shotTimeoutSeconds: e.AI_VIDEO_SHOT_TIMEOUT_SECONDS,
       pollSeconds: e.AI_VIDEO_POLL_SECONDS,
     },
+    avatars: {
+      heygen: e.HEYGEN_API_KEY
+        ? {
+            apiKey: e.HEYGEN_API_KEY,
+            ...(e.HEYGEN_BASE_URL ? { baseUrl: e.HEYGEN_BASE_URL } : {}),
+          }
+        : undefined,
+      did: e.DID_API_KEY
+        ? { apiKey: e.DID_API_KEY, ...(e.DID_BASE_URL ? { baseUrl: e.DID_BASE_URL } : {}) }
+        : undefined,
+      pollSeconds: e.AVATAR_POLL_SECONDS,
+      timeoutSeconds: e.AVATAR_TIMEOUT_SECONDS,
+      readyWaitSeconds: e.AVATAR_READY_WAIT_SECONDS,
+    },
+    moderation: e.MODERATION_API_KEY
+      ? {
+          baseUrl: e.MODERATION_BASE_URL ?? 'https://api.openai.com/v1',
+          apiKey: e.MODERATION_API_KEY,
+          model: e.MODERATION_MODEL,
+        }
+      : undefined,
+    articles: {
+      wordpress: wordpressSettings(e),
+      discordWebhookUrl: e.DISCORD_WEBHOOK_URL || undefined,
+    },
     pexels: e.PEXELS_API_KEY
       ? { apiKey: e.PEXELS_API_KEY, ...(e.PEXELS_BASE_URL ? { baseUrl: e.PEXELS_BASE_URL } : {}) }
       : undefined,
     trends,
+  };
+}
+
+function wordpressSettings(e: z.infer<typeof envSchema>): Config['articles']['wordpress'] {
+  const set = [e.WORDPRESS_BASE_URL, e.WORDPRESS_USERNAME, e.WORDPRESS_APP_PASSWORD].filter(Boolean).length;
+  if (set === 0) return undefined;
+  if (set < 3)
+    throw new Error(
+      'Invalid configuration: WORDPRESS_BASE_URL, WORDPRESS_USERNAME and WORDPRESS_APP_PASSWORD must be set together',
+    );
+  return {
+    baseUrl: e.WORDPRESS_BASE_URL!,
+    username: e.WORDPRESS_USERNAME!,
+    appPassword: e.WORDPRESS_APP_PASSWORD!,
   };
 }
 

@@ -163,6 +163,66 @@ export const errors = {
   noNewChannelVideos: (message: string) => new ApiError(409, 'NO_NEW_CHANNEL_VIDEOS', message),
   channelUnavailable: (message: string) =>
     new ApiError(502, 'CHANNEL_UNAVAILABLE', message, { retryable: true }),
+  avatarNotFound: (avatarId: string) =>
+    new ApiError(
+      404,
+      'AVATAR_NOT_FOUND',
+      `Persona ${avatarId} was not found. List yours with GET /api/v1/avatars.`,
+    ),
+  /** A persona still being created (retry once it is ready), or one whose creation failed (make a new one). */
+  avatarNotReady: (avatarId: string, status: 'processing' | 'failed') =>
+    status === 'processing'
+      ? new ApiError(
+          409,
+          'AVATAR_NOT_READY',
+          `Persona ${avatarId} is still being created. Poll GET /api/v1/avatars/${avatarId} until its status is ready, then retry.`,
+          { retryable: true, headers: { 'retry-after': '5' } },
+        )
+      : new ApiError(
+          409,
+          'AVATAR_NOT_READY',
+          `Persona ${avatarId} could not be created (see GET /api/v1/avatars/${avatarId}); create a new persona with another photo.`,
+        ),
+  /** A presenter photo the photo policy refuses (docs/presenters.md); `details.reason` says which rule. */
+  photoRejected: (message: string, details: Record<string, unknown>) =>
+    new ApiError(422, 'PHOTO_REJECTED', message, { details }),
+  lookNotSamePerson: (distance: number, threshold: number) =>
+    new ApiError(
+      422,
+      'LOOK_NOT_SAME_PERSON',
+      `The face in this photo does not match the persona's face (descriptor distance ${distance.toFixed(2)}, at most ${threshold} is the same person). Send another photo of the same person, face clearly visible.`,
+      { details: { distance: Number(distance.toFixed(4)), max_distance: threshold } },
+    ),
+  lookLimitReached: (avatarId: string, limit: number) =>
+    new ApiError(
+      409,
+      'LOOK_LIMIT_REACHED',
+      `Persona ${avatarId} already has ${limit} looks, the most one persona keeps. Delete the persona or create another.`,
+    ),
+  engineNotSupported: (message: string) =>
+    new ApiError(400, 'ENGINE_NOT_SUPPORTED', message, {
+      details: [{ field: 'engine', message }],
+    }),
+  seriesTopicRepeated: (seriesId: string) =>
+    new ApiError(
+      409,
+      'SERIES_TOPIC_REPEATED',
+      `Series ${seriesId} already has a video on this topic; send another topic (or another series_id).`,
+    ),
+  seriesConflict: (seriesId: string, field: string, fixed: string) =>
+    new ApiError(
+      409,
+      'SERIES_CONFLICT',
+      `Series ${seriesId} is presented with ${field} ${fixed}; send the same ${field} (or leave it out) or start another series_id.`,
+      { details: [{ field, message: `is fixed to ${fixed} by the series` }] },
+    ),
+  logoHostNoLogo: () =>
+    new ApiError(
+      422,
+      'LOGO_HOST_NO_LOGO',
+      'A logo host needs a logo: send host.logo_url or brand.logo_url, or use a brand kit (brand_id) with a logo.',
+    ),
+  contentBlocked: (message: string) => new ApiError(422, 'CONTENT_BLOCKED', message),
   internal: () =>
     new ApiError(500, 'INTERNAL_ERROR', 'Something went wrong on our side. It has been logged.', {
       retryable: true,

@@ -424,17 +424,25 @@ export class OpenAiLlmWriter implements ScriptWriter {
       productMinded: purpose === 'sales' || purpose === 'product_demo',
     });
     const slots = buildSlots(analysis, input.brand, budget.durationSec, cta);
-    const random = seededRandom(input.seed ?? brief);
+    const random = seededRandom((input.take ? undefined : input.seed) ?? brief);
     const hooks = hooksFor(purpose)
       .map((h) => fillTemplate(h.text, slots))
       .filter(
         (h): h is string => h !== undefined && !/\{/.test(h) && (!rules || ruleBreaks(h, rules).length === 0),
       );
-    const hook = input.includeHook === true ? hooks[Math.floor(random() * hooks.length)] : undefined;
+    const hook =
+      input.includeHook === true
+        ? hooks[(Math.floor(random() * hooks.length) + (input.take?.index ?? 0)) % hooks.length]
+        : undefined;
 
     const instructions = [
       `Brief: ${brief}`,
       `Content purpose: ${purpose}. Style: ${style}.`,
+      ...(input.take
+        ? [
+            `This is take ${input.take.index + 1} of ${input.take.count} on this brief: take an angle, examples and wording of its own, as the other takes are written separately.`,
+          ]
+        : []),
       `Language: write the script, title and description in ${languageName(language)} (${language}).`,
       `Length: the script must be about ${bodyTarget} words (between ${Math.round(bodyTarget * 0.9)} and ${Math.round(bodyTarget * 1.1)}), to be read aloud in ${budget.durationSec} seconds at voice speed ${voiceSpeed}.`,
       'Write plain sentences a narrator reads aloud, one sentence per line: no stage directions, no emojis, no hashtags, no placeholders.',

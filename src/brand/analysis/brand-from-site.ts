@@ -2,19 +2,20 @@
 // from a website: crawl → logo candidates → the first usable logo, normalized and stored → the profile, told
 // the logo's colours. Bounded (the crawl and the logo search each by a time budget, the logo by a number of
 // attempts, everything by an optional deadline) and cancellable by a signal.
+//
+// The crawler, the logo search and the profile extractor are imported on first use: with the HTML, CSS,
+// colour, image and language libraries they pull in, importing this module took a process from 73 to 200 MB,
+// which one that never reads a site (a render worker) should not hold.
 import { LINK_TTL_SECONDS } from '../../platform/jobs/job-presenter.ts';
 import type { UrlGuard } from '../../platform/net/url-guard.ts';
 import type { MediaStore } from '../../platform/storage/media-store.ts';
 import { CRAWL_TIMEOUT_MS } from '../crawl/crawl-limits.ts';
-import { crawlSite } from '../crawl/crawl-site.ts';
 import type { SiteCrawl } from '../crawl/site-crawl.ts';
 import type { NormalizedLogo } from '../logo/normalized-logo.ts';
 import type { BrandProfile } from '../profile/brand-profile.ts';
 import type { BrandTextRefiner } from '../profile/brand-text-refiner.ts';
-import { extractProfile } from '../profile/extract-profile.ts';
-import { logoCandidates, type LogoCandidate } from '../profile/logo-candidates.ts';
-import { firstUsableLogo, LOGO_BUDGET_MS, type LogoAttempt } from './first-usable-logo.ts';
-import { storeLogo } from './logo-storage.ts';
+import type { LogoCandidate } from '../profile/logo-candidates.ts';
+import type { LogoAttempt } from './first-usable-logo.ts';
 
 export interface SiteBrandDeps {
   guard: UrlGuard;
@@ -65,12 +66,13 @@ export interface StoredSite {
   logoColors: string[];
 }
 
-function profileOf(
+async function profileOf(
   crawl: SiteCrawl,
   logoColors: string[],
   logoStoredUrl: string | null,
   deps: Pick<SiteBrandDeps, 'refiner' | 'signal'>,
 ): Promise<BrandProfile> {
+  const { extractProfile } = await import('../profile/extract-profile.ts');
   return extractProfile(crawl, {
     logoColors,
     logoUrl: logoStoredUrl,
@@ -81,6 +83,13 @@ function profileOf(
 
 export async function brandFromSite(url: string, deps: SiteBrandDeps): Promise<SiteBrand> {
   const { guard, store, signal } = deps;
+  const [{ crawlSite }, { logoCandidates }, { firstUsableLogo, LOGO_BUDGET_MS }, { storeLogo }] =
+    await Promise.all([
+      import('../crawl/crawl-site.ts'),
+      import('../profile/logo-candidates.ts'),
+      import('./first-usable-logo.ts'),
+      import('./logo-storage.ts'),
+    ]);
   const crawl = await crawlSite(url, {
     guard,
     ...(signal ? { signal } : {}),

@@ -11,7 +11,7 @@ import { userUrl } from '../../platform/net/user-url.ts';
 import { AUDIENCE_RANGE, TONE_RANGE } from '../profile/audience-and-tone.ts';
 import { INDUSTRIES } from '../profile/industries.ts';
 import { TONES } from '../profile/tones.ts';
-import { MAX_TOPICS, MIN_TOPICS } from '../profile/topic-pool.ts';
+import { MAX_TOPICS, MIN_TOPICS } from '../profile/topic-limits.ts';
 
 const text = (min: number, max: number) =>
   z.string().trim().min(min, `must be ${min}-${max} characters`).max(max, `must be ${min}-${max} characters`);

@@ -1,7 +1,7 @@
 // What a kit takes from its website: the brand found by the one site pipeline (analysis/brand-from-site.ts),
 // turned into kit values, the site's logo, and the crawl report the kit answers as `autogen`.
 import type { SiteBrand } from '../analysis/brand-from-site.ts';
-import { DEFAULT_COLORS } from '../profile/brand-colors.ts';
+import { DEFAULT_COLORS } from '../profile/default-colors.ts';
 import type { AutoValues, KitAutogenReport, KitProfile, StoredLogo } from './brand-kit.ts';
 import { KIT_TONES, type KitTone } from './kit-input.ts';
 import type { WellKnownBrand } from './well-known-brands.ts';

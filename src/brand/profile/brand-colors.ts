@@ -5,8 +5,11 @@ import { interpolate } from 'culori';
 import { formatColor } from '../colors/color-value.ts';
 import type { SiteCrawl } from '../crawl/site-crawl.ts';
 import type { BrandColors } from './brand-profile.ts';
+import { DEFAULT_COLORS } from './default-colors.ts';
 import { colorEvidence, type ColorEvidence, type ColorHint } from './color-evidence.ts';
 import { chroma, deltaE, isNearGrey, lightness } from './color-values.ts';
+
+export { DEFAULT_COLORS };
 
 /** Colours closer than this (CIEDE2000) are one colour: a hover shade, a rounding difference. */
 const SAME_COLOR = 8;
@@ -16,14 +19,6 @@ const DISTINCT_COLOR = 12;
 const HINT_BONUS = 10;
 /** Less use than one ordinary rule on the pages (say, a framework's unused alert colour) is no brand colour. */
 const MIN_WEIGHT = 1;
-
-/** Used only when a site declares no colour at all (extraction-rules.md). */
-export const DEFAULT_COLORS: BrandColors = {
-  primary: '#1F2937',
-  secondary: '#4B5563',
-  accent: '#2563EB',
-  background: '#FFFFFF',
-};
 
 export interface ColorCluster {
   /** The heaviest single colour of the cluster. */

@@ -7,9 +7,10 @@ import { contentStems, stem, tokenize } from '../../media/footage/text-match.ts'
 import { industryById, type Industry } from './industries.ts';
 import { countWords } from './word-count.ts';
 import type { SiteText } from './site-text.ts';
+import { MAX_TOPICS, MIN_TOPICS } from './topic-limits.ts';
 
-export const MIN_TOPICS = 20;
-export const MAX_TOPICS = 40;
+export { MAX_TOPICS, MIN_TOPICS };
+
 const MAX_TOPIC_CHARS = 100;
 const MAX_TOPIC_WORDS = 12;
 /** Text handed to the phrase finder; beyond it a big site adds cost, not topics. */

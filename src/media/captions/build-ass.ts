@@ -63,6 +63,11 @@ export function escapeAssText(text: string): string {
 function placement(style: CaptionStyle, frame: FrameSize): { alignment: number; marginV: number } {
   const safe = platformSafeZone(frame);
   const scale = frameScale(frame);
+  if (style.seamY !== undefined) {
+    // Centred on the seam: bottom-aligned text whose baseline sits half a line below it.
+    const halfLine = Math.round((style.fontSize * scale) / 2);
+    return { alignment: 2, marginV: Math.max(0, Math.round(frame.height - style.seamY - halfLine)) };
+  }
   switch (style.position) {
     case 'lower_third':
       return { alignment: 2, marginV: safe.bottom + Math.round(EDGE_GAP.bottom * scale) };

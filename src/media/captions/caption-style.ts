@@ -69,6 +69,11 @@ export interface CaptionStyle {
   scaleX?: number;
   /** Counter-clockwise tilt of the caption block in degrees; 0 when absent. */
   rotation?: number;
+  /**
+   * Output-frame y (px) the caption line is centred on, overriding `position`: the seam between B-roll and
+   * presenter in the presenter layouts.
+   */
+  seamY?: number;
 }
 
 export type CaptionFontSize = 'small' | 'medium' | 'large';

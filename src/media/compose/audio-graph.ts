@@ -28,7 +28,11 @@ export function buildAudioMix(spec: ResolvedSpec, inputs: InputPlan): GraphPart 
   if (spec.narration && inputs.narration !== null) {
     const tempo = spec.narration.tempo !== 1 ? `,atempo=${num(spec.narration.tempo)}` : '';
     // Padded to the full length: the mix and the ducking key both need a stream that lasts the whole video.
-    const chain = `[${inputs.narration}:a]${MIX_FORMAT}${tempo},apad=whole_dur=${d},atrim=duration=${d}`;
+    // With an outro the narration is cut at the timeline's end: the end card has music only.
+    const length = spec.outro
+      ? `atrim=duration=${num(spec.mainSec)},apad=whole_dur=${d}`
+      : `apad=whole_dur=${d},atrim=duration=${d}`;
+    const chain = `[${inputs.narration}:a]${MIX_FORMAT}${tempo},${length}`;
     if (music) {
       filters.push(`${chain},asplit=2[narr][narrkey]`);
       keys.push('narrkey');
@@ -51,7 +55,8 @@ export function buildAudioMix(spec: ResolvedSpec, inputs: InputPlan): GraphPart 
       return label;
     });
     const gain = spec.sceneAudioVolume !== 1 ? `,volume=${num(spec.sceneAudioVolume)}` : '';
-    const concat = `${labels.map((l) => `[${l}]`).join('')}concat=n=${labels.length}:v=0:a=1,atrim=duration=${d}${gain}`;
+    const pad = spec.outro ? `apad=whole_dur=${d},` : '';
+    const concat = `${labels.map((l) => `[${l}]`).join('')}concat=n=${labels.length}:v=0:a=1,${pad}atrim=duration=${d}${gain}`;
     if (music) {
       filters.push(`${concat},asplit=2[scene][scenekey]`);
       keys.push('scenekey');

@@ -3,6 +3,7 @@ import { num } from '../ffmpeg/filter-escape.ts';
 import { buildAudioMix } from './audio-graph.ts';
 import { planInputs } from './compose-inputs.ts';
 import { resolveComposeSpec, type ComposeSpec, type ResolvedSpec } from './compose-spec.ts';
+import type { LayoutAssets } from './layout-assets.ts';
 import { gainFilter } from './loudness-plan.ts';
 import { buildVideoGraph } from './video-graph.ts';
 import { deliveryEncodeArgs } from '../ffmpeg/delivery-encode.ts';
@@ -40,13 +41,18 @@ function audioTail(resolved: ResolvedSpec, mixOutput: string | null): string {
 export interface ComposeCommandOptions {
   /** FIFO the motion engine writes the moving scenes' frames to; required when a scene has motion. */
   motionFeed?: string;
+  /**
+   * Pictures drawn for a presenter layout or an outro (prepareLayoutAssets); required when the composition has
+   * a bubble, a logo host or an outro.
+   */
+  assets?: LayoutAssets;
 }
 
 /** Builds the one ffmpeg invocation that renders the finished MP4. */
 export function buildComposeCommand(spec: ComposeSpec, options: ComposeCommandOptions = {}): FfmpegCommand {
   const resolved = resolveComposeSpec(spec);
-  const inputs = planInputs(resolved, 'video', options.motionFeed);
-  const video = buildVideoGraph(resolved, inputs);
+  const inputs = planInputs(resolved, 'video', options.motionFeed, options.assets);
+  const video = buildVideoGraph(resolved, inputs, options.assets);
   const mix = buildAudioMix(resolved, inputs);
   const graph = [...video.filters, ...(mix?.filters ?? []), audioTail(resolved, mix?.output ?? null)];
   const { preset, crf, audioBitrateKbps, threads } = resolved.encoding;

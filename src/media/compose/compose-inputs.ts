@@ -1,6 +1,7 @@
 // The ffmpeg input list of a composition and where each source lands in it.
 import { num } from '../ffmpeg/filter-escape.ts';
-import type { ResolvedScene, ResolvedSpec } from './compose-spec.ts';
+import { brollSize, type ResolvedScene, type ResolvedSpec } from './compose-spec.ts';
+import { needsLayoutAssets, type LayoutAssets } from './layout-assets.ts';
 
 export interface InputPlan {
   args: string[];
@@ -16,6 +17,15 @@ export interface InputPlan {
   narration: number | null;
   music: number | null;
   logo: number | null;
+  /** The presenter source's inputs, in the order of its `inputs`; null without one. */
+  presenter: number[] | null;
+  /** The prepared pictures of the layout and the outro (see layout-assets.ts). */
+  bubbleMask: number | null;
+  bubbleRing: number | null;
+  hostImage: number | null;
+  hostGlow: number | null;
+  hostUrl: number | null;
+  outro: number | null;
 }
 
 /** Input options for one scene: seek and length are applied while demuxing, so no frame is decoded twice. */
@@ -28,16 +38,18 @@ export function sceneInputArgs(scene: ResolvedScene, fps: number): string[] {
 
 /**
  * The input carrying every moving scene's frames, back to back in timeline order, as raw yuv420p at the
- * output size and rate. A short queue: the frames are large and the feed is read in step with the timeline.
+ * size scenes are drawn at (the frame, or a layout's B-roll region) and the output rate. A short queue: the
+ * frames are large and the feed is read in step with the timeline.
  */
 export function motionFeedArgs(spec: ResolvedSpec, path: string): string[] {
+  const size = brollSize(spec);
   return [
     '-f',
     'rawvideo',
     '-pix_fmt',
     'yuv420p',
     '-video_size',
-    `${spec.width}x${spec.height}`,
+    `${size.width}x${size.height}`,
     '-framerate',
     num(spec.fps),
     '-thread_queue_size',
@@ -47,12 +59,23 @@ export function motionFeedArgs(spec: ResolvedSpec, path: string): string[] {
   ];
 }
 
+/** A picture read as one frame (the graph repeats it). */
+function still(path: string | null | undefined): string[] | null {
+  return path ? ['-i', path] : null;
+}
+
 /**
  * Plans inputs for the full render (`video`) or for the audio-only loudness pass (`audio`), which skips
  * every input that contributes no sound. A video pass with moving scenes reads their frames from
- * `motionFeed` (a FIFO the motion engine writes).
+ * `motionFeed` (a FIFO the motion engine writes); one with a presenter layout or an outro reads the pictures
+ * prepared for it (`assets`). Inputs a composition without these has keep their places.
  */
-export function planInputs(spec: ResolvedSpec, pass: 'video' | 'audio', motionFeed?: string): InputPlan {
+export function planInputs(
+  spec: ResolvedSpec,
+  pass: 'video' | 'audio',
+  motionFeed?: string,
+  assets?: LayoutAssets,
+): InputPlan {
   const args: string[] = [];
   let next = 0;
   const add = (inputArgs: string[]): number => {
@@ -77,5 +100,40 @@ export function planInputs(spec: ResolvedSpec, pass: 'video' | 'audio', motionFe
     : null;
   // The logo is read once (a single frame); overlay repeats the last frame of a finished input.
   const logo = spec.logo && !audioOnly ? add(['-i', spec.logo.path]) : null;
-  return { args, scenes, sceneVideo, motionFeed: feed, narration, music, logo };
+  const plan: InputPlan = {
+    args,
+    scenes,
+    sceneVideo,
+    motionFeed: feed,
+    narration,
+    music,
+    logo,
+    presenter: null,
+    bubbleMask: null,
+    bubbleRing: null,
+    hostImage: null,
+    hostGlow: null,
+    hostUrl: null,
+    outro: null,
+  };
+  if (audioOnly) return plan;
+  const source = spec.presenter?.source;
+  if (source) plan.presenter = source.inputs.map(add);
+  if (needsLayoutAssets(spec) && assets === undefined)
+    throw new Error('this composition needs its layout pictures');
+  const addStill = (path: string | null | undefined) => {
+    const input = still(path);
+    return input ? add(input) : null;
+  };
+  if (spec.presenter?.geometry.bubble) {
+    plan.bubbleMask = addStill(assets?.bubble?.mask);
+    plan.bubbleRing = addStill(assets?.bubble?.ring);
+  }
+  if (spec.presenter?.host) {
+    plan.hostImage = addStill(assets?.host?.image);
+    plan.hostGlow = spec.narration ? addStill(assets?.host?.glow) : null;
+    plan.hostUrl = addStill(assets?.host?.url);
+  }
+  if (spec.outro) plan.outro = addStill(assets?.outro);
+  return plan;
 }

@@ -1,5 +1,6 @@
 // Renders a composition: audio-only loudness measurement(s), then the single-graph video render (fed, when
-// scenes move, by the local motion engine through a FIFO: no intermediate encode).
+// scenes move, by the local motion engine through a FIFO: no intermediate encode). A presenter layout's or an
+// outro's pictures are drawn first into the render's work folder.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,14 @@ import { runFfmpeg, type FfmpegRunOptions } from '../ffmpeg/runner.ts';
 import { makeFifo } from '../motion/fifo.ts';
 import { writeMotionFeed, type MotionShot } from '../motion/motion-feed.ts';
 import { buildAudioMeasureCommand, buildComposeCommand } from './compose-command.ts';
-import { resolveComposeSpec, sceneFrames, type ComposeSpec, type ResolvedSpec } from './compose-spec.ts';
+import {
+  brollSize,
+  resolveComposeSpec,
+  sceneFrames,
+  type ComposeSpec,
+  type ResolvedSpec,
+} from './compose-spec.ts';
+import { needsLayoutAssets, prepareLayoutAssets, type LayoutAssets } from './layout-assets.ts';
 import { initialGain, nextLimitedGain, type GainTrial, type LoudnessGain } from './loudness-plan.ts';
 
 /** Audio-only passes are cheap (well under 1 s of CPU per 30 s), so a limited mix may be measured 3 times. */
@@ -67,8 +75,19 @@ export async function renderComposition(
       ? (seconds) => onProgress(Math.min(1, Math.max(0, seconds / resolved.durationSec)))
       : undefined,
   };
-  if (resolved.scenes.some((s) => s.motion)) await renderWithMotion(final, resolved, renderRun);
-  else await runFfmpeg(buildComposeCommand(final).args, renderRun);
+  const moving = resolved.scenes.some((s) => s.motion);
+  if (!moving && !needsLayoutAssets(resolved)) {
+    await runFfmpeg(buildComposeCommand(final).args, renderRun);
+  } else {
+    const workDir = await mkdtemp(join(tmpdir(), 'rs-compose-'));
+    try {
+      const assets = needsLayoutAssets(resolved) ? await prepareLayoutAssets(resolved, workDir) : undefined;
+      if (moving) await renderWithMotion(final, resolved, renderRun, workDir, assets);
+      else await runFfmpeg(buildComposeCommand(final, { ...(assets ? { assets } : {}) }).args, renderRun);
+    } finally {
+      await rm(workDir, { recursive: true, force: true });
+    }
+  }
   return { outputPath: resolved.outputPath, mixLoudness, gain };
 }
 
@@ -90,45 +109,42 @@ function motionShots(resolved: ResolvedSpec): MotionShot[] {
 }
 
 /**
- * The render with the motion engine writing the moving scenes' frames into the FIFO ffmpeg reads them from.
- * A failing producer stops ffmpeg (a half-fed input would end the scene early, not fail); when ffmpeg is done
- * or fails, the producer is stopped.
+ * The render with the motion engine writing the moving scenes' frames into the FIFO ffmpeg reads them from
+ * (in `workDir`, which the caller removes). A failing producer stops ffmpeg (a half-fed input would end the
+ * scene early, not fail); when ffmpeg is done or fails, the producer is stopped.
  */
 async function renderWithMotion(
   spec: ComposeSpec,
   resolved: ResolvedSpec,
   run: FfmpegRunOptions,
+  workDir: string,
+  assets: LayoutAssets | undefined,
 ): Promise<void> {
-  const workDir = await mkdtemp(join(tmpdir(), 'rs-motion-'));
+  const feed = join(workDir, 'feed.yuv');
+  await makeFifo(feed, run.signal);
+  const command = buildComposeCommand(spec, { motionFeed: feed, ...(assets ? { assets } : {}) });
+  const stopRender = new AbortController();
+  const stopFeed = new AbortController();
+  const withCaller = (signal: AbortSignal) => (run.signal ? AbortSignal.any([run.signal, signal]) : signal);
+  const format = { ...brollSize(resolved), fps: resolved.fps };
+  const binary = run.binary;
+  const producer = writeMotionFeed(feed, motionShots(resolved), format, {
+    workDir,
+    signal: withCaller(stopFeed.signal),
+    ...(binary ? { ffmpegPath: binary } : {}),
+  });
+  let feedFailure: unknown = null;
+  producer.catch((error: unknown) => {
+    if (stopFeed.signal.aborted) return;
+    feedFailure = error;
+    stopRender.abort(error);
+  });
   try {
-    const feed = join(workDir, 'feed.yuv');
-    await makeFifo(feed, run.signal);
-    const command = buildComposeCommand(spec, { motionFeed: feed });
-    const stopRender = new AbortController();
-    const stopFeed = new AbortController();
-    const withCaller = (signal: AbortSignal) => (run.signal ? AbortSignal.any([run.signal, signal]) : signal);
-    const format = { width: resolved.width, height: resolved.height, fps: resolved.fps };
-    const binary = run.binary;
-    const producer = writeMotionFeed(feed, motionShots(resolved), format, {
-      workDir,
-      signal: withCaller(stopFeed.signal),
-      ...(binary ? { ffmpegPath: binary } : {}),
-    });
-    let feedFailure: unknown = null;
-    producer.catch((error: unknown) => {
-      if (stopFeed.signal.aborted) return;
-      feedFailure = error;
-      stopRender.abort(error);
-    });
-    try {
-      await runFfmpeg(command.args, { ...run, signal: withCaller(stopRender.signal) });
-    } catch (error) {
-      throw feedFailure ?? error;
-    } finally {
-      stopFeed.abort();
-      await producer.catch(() => undefined);
-    }
+    await runFfmpeg(command.args, { ...run, signal: withCaller(stopRender.signal) });
+  } catch (error) {
+    throw feedFailure ?? error;
   } finally {
-    await rm(workDir, { recursive: true, force: true });
+    stopFeed.abort();
+    await producer.catch(() => undefined);
   }
 }

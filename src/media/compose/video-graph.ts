@@ -1,8 +1,11 @@
-// Video half of the composition filter graph: scenes → cover-crop → concat → captions → logo → text → bar.
+// Video half of the composition filter graph: scenes → cover-crop → concat (or a presenter layout) → captions
+// → logo → text → bar, then the outro card.
 import { frameScale, platformSafeZone } from '../captions/safe-zone.ts';
 import { escapeFilterValue, ffmpegColor, num } from '../ffmpeg/filter-escape.ts';
 import type { InputPlan } from './compose-inputs.ts';
-import { sceneFrames, type ResolvedScene, type ResolvedSpec } from './compose-spec.ts';
+import { brollSize, sceneFrames, type ResolvedScene, type ResolvedSpec } from './compose-spec.ts';
+import type { LayoutAssets } from './layout-assets.ts';
+import { buildLayoutGraph, outroFilter } from './presenter-graph.ts';
 
 /** Height reserved above the bottom UI for up to two caption lines, px at the reference scale (1080×1920). */
 const CAPTION_BAND_PX = 240;
@@ -33,11 +36,12 @@ export function coverFilter(width: number, height: number): string {
 }
 
 /**
- * Per-scene chain lasting exactly `duration`. Video: frame rate, cover, and a held last frame if the source
- * runs short. Image: cover once, then repeat that frame.
+ * Per-scene chain lasting exactly `duration`, covering the frame (or a layout's B-roll region). Video: frame
+ * rate, cover, and a held last frame if the source runs short. Image: cover once, then repeat that frame.
  */
 export function sceneFilter(scene: ResolvedScene, input: number, spec: ResolvedSpec, label: string): string {
-  const cover = coverFilter(spec.width, spec.height);
+  const size = brollSize(spec);
+  const cover = coverFilter(size.width, size.height);
   if (scene.kind === 'image') {
     const frames = sceneFrames(scene, spec.fps);
     return `[${input}:v]${cover},loop=loop=${frames - 1}:size=1,setpts=N/${num(spec.fps)}/TB[${label}]`;
@@ -66,7 +70,7 @@ export function logoBottomOffset(spec: ResolvedSpec, margin: number): number {
   return safe.bottom + Math.round(CAPTION_BAND_PX * frameScale(spec)) + margin;
 }
 
-export function buildVideoGraph(spec: ResolvedSpec, inputs: InputPlan): GraphPart {
+export function buildVideoGraph(spec: ResolvedSpec, inputs: InputPlan, assets?: LayoutAssets): GraphPart {
   const filters: string[] = [];
   // The feed holds the moving scenes back to back; each takes its own frame range of one split branch.
   const moving = spec.scenes.filter((s) => s.motion).length;
@@ -93,9 +97,21 @@ export function buildVideoGraph(spec: ResolvedSpec, inputs: InputPlan): GraphPar
   });
 
   let current = sceneLabels[0] ?? 'v0';
-  if (sceneLabels.length > 1) {
+  // Cutaway scenes are laid over the presenter one by one; everywhere else they run back to back.
+  if (sceneLabels.length > 1 && spec.presenter?.layout !== 'cutaway') {
     filters.push(`${sceneLabels.map((l) => `[${l}]`).join('')}concat=n=${sceneLabels.length}:v=1:a=0[vcat]`);
     current = 'vcat';
+  }
+  if (spec.presenter) {
+    const layout = buildLayoutGraph(
+      spec,
+      inputs,
+      assets,
+      sceneLabels.length > 0 ? current : null,
+      sceneLabels,
+    );
+    filters.push(...layout.filters);
+    current = layout.output;
   }
 
   if (spec.ass) {
@@ -106,36 +122,52 @@ export function buildVideoGraph(spec: ResolvedSpec, inputs: InputPlan): GraphPar
 
   if (spec.logo && inputs.logo !== null) {
     const logoWidth = 2 * Math.round((Math.min(spec.width, spec.height) * spec.logo.widthFraction) / 2);
-    const bottom = logoBottomOffset(spec, spec.logo.margin);
     filters.push(`[${inputs.logo}:v]scale=${logoWidth}:-2,format=yuva420p[logo]`);
-    filters.push(`[${current}][logo]overlay=x=W-w-${spec.logo.margin}:y=H-h-${bottom}:eval=init[vlogo]`);
+    // With a presenter the logo goes top-right, clear of the presenter and the captions on the seam.
+    const y = spec.presenter
+      ? String(spec.presenter.geometry.logoTop)
+      : `H-h-${logoBottomOffset(spec, spec.logo.margin)}`;
+    filters.push(`[${current}][logo]overlay=x=W-w-${spec.logo.margin}:y=${y}:eval=init[vlogo]`);
     current = 'vlogo';
   }
 
-  if (spec.watermark) {
-    const safe = platformSafeZone(spec);
-    const size = Math.max(8, Math.round(WATERMARK_PX * frameScale(spec)));
-    const border = Math.max(1, Math.round(size / 12));
-    filters.push(
-      `[${current}]drawtext=fontfile=${escapeFilterValue(spec.watermark.fontFile)}` +
-        `:text=${escapeFilterValue(spec.watermark.text)}:expansion=none:fontsize=${size}` +
-        `:fontcolor=white@${WATERMARK_OPACITY}:borderw=${border}:bordercolor=black@0.4` +
-        `:x=${safe.left}:y=${safe.top}[vmark]`,
-    );
+  const mark = spec.watermark ? watermark(spec, spec.watermark) : null;
+  if (mark) {
+    filters.push(`[${current}]${mark}[vmark]`);
     current = 'vmark';
   }
 
   if (spec.progressBar) {
     const { heightPx, position, color } = spec.progressBar;
     const y = position === 'top' ? 0 : spec.height - heightPx;
-    // A full-width bar slides in from the left: empty on the first frame, full on the last.
-    const span = Math.max(spec.durationSec - 1 / spec.fps, 1 / spec.fps);
+    // A full-width bar slides in from the left: empty on the first frame, full on the timeline's last.
+    const span = Math.max(spec.mainSec - 1 / spec.fps, 1 / spec.fps);
     filters.push(
-      `color=c=${ffmpegColor(color)}:s=${spec.width}x${heightPx}:r=${num(spec.fps)}:d=${num(spec.durationSec)}[barsrc]`,
+      `color=c=${ffmpegColor(color)}:s=${spec.width}x${heightPx}:r=${num(spec.fps)}:d=${num(spec.mainSec)}[barsrc]`,
     );
     filters.push(`[${current}][barsrc]overlay=x=-w+w*t/${num(span)}:y=${y}[vbar]`);
     current = 'vbar';
   }
 
+  if (spec.outro) {
+    filters.push(outroFilter(spec, inputs, mark ? 'vcard' : 'voutro'));
+    if (mark) filters.push(`[vcard]${mark}[voutro]`);
+    filters.push(`[${current}][voutro]concat=n=2:v=1:a=0[vend]`);
+    current = 'vend';
+  }
+
   return { filters, output: current };
+}
+
+/** The watermark's drawtext at the top-left of the safe zone (on the timeline and on the outro alike). */
+function watermark(spec: ResolvedSpec, mark: { text: string; fontFile: string }): string {
+  const safe = platformSafeZone(spec);
+  const size = Math.max(8, Math.round(WATERMARK_PX * frameScale(spec)));
+  const border = Math.max(1, Math.round(size / 12));
+  return (
+    `drawtext=fontfile=${escapeFilterValue(mark.fontFile)}` +
+    `:text=${escapeFilterValue(mark.text)}:expansion=none:fontsize=${size}` +
+    `:fontcolor=white@${WATERMARK_OPACITY}:borderw=${border}:bordercolor=black@0.4` +
+    `:x=${safe.left}:y=${safe.top}`
+  );
 }

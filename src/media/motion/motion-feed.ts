@@ -1,7 +1,8 @@
 // The local motion engine's frame producer: for each moving shot, the source (a still decoded once, or a clip
 // decoded frame by frame) pre-scaled with lanczos to the size its closest view needs, then one sub-pixel
 // view per frame resampled (and a foreground layer blended over for parallax), written as raw yuv420p into
-// the compose ffmpeg's one rawvideo input. Shots are produced one after another, so memory holds one shot.
+// the compose ffmpeg's one rawvideo input. Shots are drawn one after another, each made ready while the one
+// before is drawn, so memory holds two shots.
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ import {
   type Size,
   type Viewport,
 } from './camera-move.ts';
-import { makeFifo, openFifoReader, openFifoWriter } from './fifo.ts';
+import { makeFifo, openFifoReader, openFifoWriter, type FifoReader } from './fifo.ts';
 import { MAX_DOWNSCALE, YuvResampler, yuv420pBytes, yuva420pBytes } from './resample.ts';
 
 /**
@@ -209,88 +210,125 @@ async function loadStill(
 }
 
 /**
- * Decodes a clip's frames, pre-scaled, into the resampler's source one at a time, yielding after each. The
- * decoder writes exactly `frames` frames (a short clip's last frame repeated) into a FIFO read with
- * backpressure, so at most a pipe's worth is ahead of the resampler.
+ * A clip's frames, pre-scaled, decoded into the resampler's source one at a time. The decoder writes exactly
+ * `frames` frames (a short clip's last frame repeated) into a FIFO read with backpressure, so at most a pipe's
+ * worth is ahead of the resampler. Opening starts the decoder at once: it seeks and fills the first frame
+ * while the shot before is still being drawn.
  */
-async function* clipFrames(
-  shot: MotionShot,
-  plan: ShotPlan,
-  r: YuvResampler,
-  format: FeedFormat,
-  index: number,
-  options: FeedOptions,
-): AsyncGenerator<number> {
-  const fifo = join(options.workDir, `clip-${index}.yuv`);
-  await makeFifo(fifo, options.signal);
-  const frame = r.source;
-  let filled = 0;
-  // Bytes are read straight into the resampler's source frame; reading pauses when a frame is whole and resumes
-  // once it has been drawn.
-  let wake: (() => void) | null = null;
-  let whole = false;
-  let ended = false;
-  const notify = () => {
-    const waiting = wake;
-    wake = null;
-    waiting?.();
-  };
-  const reader = openFifoReader(fifo, {
-    buffer: () => frame.subarray(filled),
-    callback: (bytesRead) => {
-      filled += bytesRead;
-      if (filled < frame.length) return true;
-      // The next read goes to the frame's start, once drawing this one has resumed reading.
-      filled = 0;
-      whole = true;
+class ClipReader {
+  private filled = 0;
+  private whole = false;
+  private ended = false;
+  private wake: (() => void) | null = null;
+  private readonly failed: { error?: Error } = {};
+  private readonly stop = new AbortController();
+  private readonly reader: FifoReader;
+  private readonly decoder: Promise<void>;
+
+  private constructor(
+    private readonly shot: MotionShot,
+    private readonly fifo: string,
+    plan: ShotPlan,
+    r: YuvResampler,
+    format: FeedFormat,
+    options: FeedOptions,
+  ) {
+    const frame = r.source;
+    const notify = () => {
+      const waiting = this.wake;
+      this.wake = null;
+      waiting?.();
+    };
+    // Bytes are read straight into the resampler's source frame; reading pauses when a frame is whole and
+    // resumes (resume()) once it has been drawn.
+    this.reader = openFifoReader(fifo, {
+      buffer: () => frame.subarray(this.filled),
+      callback: (bytesRead) => {
+        this.filled += bytesRead;
+        if (this.filled < frame.length) return true;
+        // The next read goes to the frame's start, once drawing this one has resumed reading.
+        this.filled = 0;
+        this.whole = true;
+        notify();
+        return false;
+      },
+    });
+    const { socket } = this.reader;
+    socket.on('error', () => undefined);
+    const end = () => {
+      this.ended = true;
       notify();
-      return false;
-    },
-  });
-  reader.socket.on('error', () => undefined);
-  reader.socket.on('end', () => {
-    ended = true;
-    notify();
-  });
-  reader.socket.on('close', () => {
-    ended = true;
-    notify();
-  });
-  const stop = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
-  const seconds = shot.frames / format.fps;
-  const seek = shot.inPoint > 0 ? ['-ss', num(shot.inPoint)] : [];
-  const filter =
-    `fps=${num(format.fps)},${prescaleFilter(plan, 'yuv420p', undefined, true)},` +
-    `tpad=stop_mode=clone:stop_duration=${num(seconds + 1)},trim=end_frame=${shot.frames}`;
-  const failed: { error?: Error } = {};
-  const decoder = runFfmpeg(
-    ['-y', ...seek, '-t', num(seconds), '-i', shot.path, '-an', '-sn', '-vf', filter, '-f', 'rawvideo', fifo],
-    { signal, binary: options.ffmpegPath },
-  )
-    .catch((error: unknown) => {
-      failed.error = error instanceof Error ? error : new Error(String(error));
-    })
-    .finally(reader.writerDone);
-  let produced = 0;
-  try {
-    while (produced < shot.frames) {
-      if (!whole && !ended) await new Promise<void>((resolve) => (wake = resolve));
-      if (!whole) break;
-      whole = false;
-      yield produced++;
-      if (produced < shot.frames) reader.socket.resume();
+    };
+    socket.on('end', end);
+    socket.on('close', end);
+    const signal = options.signal ? AbortSignal.any([options.signal, this.stop.signal]) : this.stop.signal;
+    const seconds = shot.frames / format.fps;
+    const seek = shot.inPoint > 0 ? ['-ss', num(shot.inPoint)] : [];
+    const filter =
+      `fps=${num(format.fps)},${prescaleFilter(plan, 'yuv420p', undefined, true)},` +
+      `tpad=stop_mode=clone:stop_duration=${num(seconds + 1)},trim=end_frame=${shot.frames}`;
+    this.decoder = runFfmpeg(
+      [
+        '-y',
+        ...seek,
+        '-t',
+        num(seconds),
+        '-i',
+        shot.path,
+        '-an',
+        '-sn',
+        '-vf',
+        filter,
+        '-f',
+        'rawvideo',
+        fifo,
+      ],
+      { signal, binary: options.ffmpegPath },
+    )
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          this.failed.error = error instanceof Error ? error : new Error(String(error));
+        },
+      )
+      .finally(this.reader.writerDone);
+  }
+
+  static async open(
+    shot: MotionShot,
+    plan: ShotPlan,
+    r: YuvResampler,
+    format: FeedFormat,
+    index: number,
+    options: FeedOptions,
+  ): Promise<ClipReader> {
+    const fifo = join(options.workDir, `clip-${index}.yuv`);
+    await makeFifo(fifo, options.signal);
+    return new ClipReader(shot, fifo, plan, r, format, options);
+  }
+
+  /** Waits until the next frame is whole in the source; throws when the decoder ends (or fails) first. */
+  async next(produced: number): Promise<void> {
+    if (!this.whole && !this.ended) await new Promise<void>((resolve) => (this.wake = resolve));
+    if (this.whole) {
+      this.whole = false;
+      return;
     }
-    if (produced < shot.frames) {
-      await decoder;
-      if (failed.error) throw failed.error;
-      throw new Error(`motion: ${shot.path} gave ${produced} of ${shot.frames} frames`);
-    }
-  } finally {
-    stop.abort();
-    reader.socket.destroy();
-    await decoder;
-    await rm(fifo, { force: true });
+    await this.decoder;
+    if (this.failed.error) throw this.failed.error;
+    throw new Error(`motion: ${this.shot.path} gave ${produced} of ${this.shot.frames} frames`);
+  }
+
+  /** Lets the next frame be read into the source, once the one there has been drawn. */
+  resume(): void {
+    this.reader.socket.resume();
+  }
+
+  async close(): Promise<void> {
+    this.stop.abort();
+    this.reader.socket.destroy();
+    await this.decoder;
+    await rm(this.fifo, { force: true });
   }
 }
 
@@ -300,9 +338,44 @@ function writeFrame(socket: Socket, frame: Uint8Array): Promise<void> {
   });
 }
 
+/** A shot ready to draw: planned, its resampler made, its still loaded or its clip's decoder started. */
+interface ReadyShot {
+  shot: MotionShot;
+  plan: ShotPlan;
+  r: YuvResampler;
+  clip: ClipReader | null;
+}
+
+async function prepareShot(
+  shot: MotionShot,
+  index: number,
+  format: FeedFormat,
+  options: FeedOptions,
+  recycle: YuvResampler | undefined,
+): Promise<ReadyShot> {
+  if (shot.foreground && shot.kind !== 'image')
+    throw new RangeError('motion: a foreground layer needs a still');
+  const output = { width: format.width, height: format.height };
+  const source = await displaySize(shot.path, options);
+  const plan = planShot(shot.move, source, output, shot.frames, shot.foreground !== undefined);
+  const r = await YuvResampler.create(
+    { source: plan.scaled, output, ...(shot.foreground ? { foreground: plan.scaled } : {}) },
+    recycle,
+  );
+  if (shot.kind === 'image') {
+    await loadStill(shot, plan, r, index, options);
+    return { shot, plan, r, clip: null };
+  }
+  return { shot, plan, r, clip: await ClipReader.open(shot, plan, r, format, index, options) };
+}
+
 /**
  * Writes every shot's frames, in order, into the FIFO at `feedPath` once the compose ffmpeg opens it, then
  * closes it. Rejects on a decode failure or when the reader goes away (EPIPE) before all frames are taken.
+ *
+ * While one shot is drawn the next is made ready (probed, its still decoded or its clip's decoder seeking),
+ * so the compose does not wait at each cut (nor, for the first shot, after its own start-up); two resamplers
+ * take turns, so memory holds two shots.
  */
 export async function writeMotionFeed(
   feedPath: string,
@@ -310,41 +383,46 @@ export async function writeMotionFeed(
   format: FeedFormat,
   options: FeedOptions,
 ): Promise<void> {
-  const socket = await openFifoWriter(feedPath, options.signal);
-  socket.on('error', () => undefined);
-  const onAbort = () => socket.destroy();
+  // The first shot is made ready while the compose ffmpeg starts up and opens its end of the feed.
+  let upcoming: Promise<ReadyShot> | null = shots[0]
+    ? prepareShot(shots[0], 0, format, options, undefined)
+    : null;
+  upcoming?.catch(() => undefined);
+  let socket: Socket | undefined;
+  const onAbort = () => socket?.destroy();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    for (const [index, shot] of shots.entries()) {
-      await writeShot(socket, shot, index, format, options);
+    const feed = await openFifoWriter(feedPath, options.signal);
+    socket = feed;
+    feed.on('error', () => undefined);
+    let spare: YuvResampler | undefined;
+    for (let index = 0; upcoming; index++) {
+      const ready: ReadyShot = await upcoming;
+      const following = shots[index + 1];
+      upcoming = following ? prepareShot(following, index + 1, format, options, spare) : null;
+      // Awaited at the next cut, or settled in the finally below when this shot fails.
+      upcoming?.catch(() => undefined);
+      try {
+        await drawShot(feed, ready, options);
+      } finally {
+        await ready.clip?.close();
+      }
+      spare = ready.r;
     }
     await new Promise<void>((resolve, reject) => {
-      socket.end((error?: Error) => (error ? reject(error) : resolve()));
+      feed.end((error?: Error) => (error ? reject(error) : resolve()));
     });
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
-    socket.destroy();
+    socket?.destroy();
+    const unused = await upcoming?.catch(() => undefined);
+    await unused?.clip?.close();
   }
   options.signal?.throwIfAborted();
 }
 
-async function writeShot(
-  socket: Socket,
-  shot: MotionShot,
-  index: number,
-  format: FeedFormat,
-  options: FeedOptions,
-) {
-  if (shot.foreground && shot.kind !== 'image')
-    throw new RangeError('motion: a foreground layer needs a still');
-  const output = { width: format.width, height: format.height };
-  const source = await displaySize(shot.path, options);
-  const plan = planShot(shot.move, source, output, shot.frames, shot.foreground !== undefined);
-  const r = await YuvResampler.create({
-    source: plan.scaled,
-    output,
-    ...(shot.foreground ? { foreground: plan.scaled } : {}),
-  });
+async function drawShot(socket: Socket, ready: ReadyShot, options: FeedOptions) {
+  const { shot, plan, r, clip } = ready;
   // Two output buffers alternate: before drawing into one, the write that used it must be done.
   const inFlight: Promise<void>[] = [];
   const emit = async (i: number) => {
@@ -356,11 +434,10 @@ async function writeShot(
     inFlight.push(written);
   };
   try {
-    if (shot.kind === 'image') {
-      await loadStill(shot, plan, r, index, options);
-      for (let i = 0; i < shot.frames; i++) await emit(i);
-    } else {
-      for await (const i of clipFrames(shot, plan, r, format, index, options)) await emit(i);
+    for (let i = 0; i < shot.frames; i++) {
+      await clip?.next(i);
+      await emit(i);
+      if (i + 1 < shot.frames) clip?.resume();
     }
   } finally {
     await Promise.allSettled(inFlight);

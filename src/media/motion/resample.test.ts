@@ -124,6 +124,26 @@ describe('YuvResampler', () => {
     assert.ok(u > 200, `chroma inside the layer is the layer's (${u})`);
   });
 
+  test('a recycled resampler draws exactly what a new one draws, whatever the old one held', async () => {
+    const big = { width: 320, height: 240 };
+    const old = await YuvResampler.create({
+      source: big,
+      foreground: big,
+      output: { width: 120, height: 200 },
+    });
+    old.source.set(textured(big, 3));
+    old.setForeground(new Uint8Array(yuva420pBytes(big)).fill(200));
+    const wide = { x: 0, y: 0, width: 200, height: 240 };
+    old.render(wide, wide);
+    const view = { x: 37.3, y: 12.71, width: 60.2, height: 107.02 };
+    const src = textured(source, 9);
+    const fresh = await YuvResampler.create({ source, output });
+    fresh.source.set(src);
+    const recycled = await YuvResampler.create({ source, output }, old);
+    recycled.source.set(src);
+    assert.deepEqual(recycled.render(view), fresh.render(view));
+  });
+
   test('refuses odd sizes and views wider than the kernel takes', async () => {
     await assert.rejects(
       YuvResampler.create({ source: { width: 33, height: 32 }, output: { width: 16, height: 16 } }),

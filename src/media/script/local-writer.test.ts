@@ -217,3 +217,37 @@ describe('local writer behaviour', () => {
     );
   });
 });
+
+void describe('takes of one brief (variations)', () => {
+  const lines = (script: string): Set<string> => new Set(script.split('\n'));
+  const takes = (topic: string, durationSec: number, count: number): string[] =>
+    Array.from(
+      { length: count },
+      (_, index) =>
+        writeLocalScript({ topic, durationSec, includeHook: true, take: { index, count } }).script,
+    );
+  for (const topic of ['how a short walk after lunch helps focus', 'three tips for better sleep'])
+    for (const durationSec of [15, 30]) {
+      void test(`three takes of "${topic}" at ${durationSec} s share less than half their lines pairwise`, () => {
+        const scripts = takes(topic, durationSec, 3);
+        for (let i = 0; i < scripts.length; i++)
+          for (let j = i + 1; j < scripts.length; j++) {
+            const a = lines(scripts[i]!);
+            const b = lines(scripts[j]!);
+            const shared = [...b].filter((line) => a.has(line));
+            assert.ok(
+              shared.length * 2 < Math.min(a.size, b.size),
+              `takes ${i} and ${j} share ${shared.join(' | ')}`,
+            );
+          }
+      });
+      void test(`five takes of "${topic}" at ${durationSec} s are five scripts`, () => {
+        assert.equal(new Set(takes(topic, durationSec, 5)).size, 5);
+      });
+    }
+
+  void test('a take is the same script however often it is written', () => {
+    const input: ScriptInput = { topic: 'why sleep matters for athletes', take: { index: 2, count: 3 } };
+    assert.equal(writeLocalScript(input).script, writeLocalScript(input).script);
+  });
+});

@@ -143,15 +143,22 @@ function beatOptions(
   style: ContentStyle,
   random: () => number,
   accept: LineFilter,
-  omitPenalty?: number,
+  omitPenalty: number | undefined,
+  take: Take,
 ): BeatOptions {
   const seen = new Set<string>();
-  const candidates = shuffled(specs, random)
+  const candidates = rotated(shuffled(specs, random), take.index)
     .map((spec) => usable(spec, style))
     .filter((u): u is Usable => u !== undefined)
-    .map((u, rank) => ({
-      text: fillTemplate(u.text, slots),
-      penalty: u.penalty + rank * 0.8 + (u.styled ? 0 : 1.5) + Math.max(0, 3 - 1.5 * specificity(u.text)),
+    .map((u, rank) => ({ u, rank, text: fillTemplate(u.text, slots) }))
+    .map(({ u, rank, text }) => ({
+      text,
+      penalty:
+        u.penalty +
+        rank * 0.8 +
+        (u.styled ? 0 : 1.5) +
+        Math.max(0, 3 - 1.5 * specificity(u.text)) +
+        (text === undefined ? 0 : (take.said.get(text) ?? 0) * SAID_BY_ANOTHER_TAKE),
     }))
     .filter(
       (c): c is { text: string; penalty: number } =>
@@ -159,6 +166,21 @@ function beatOptions(
     )
     .map((c) => candidate(c.text, c.penalty));
   return { id, candidates, omitPenalty };
+}
+
+/** Which take of a brief this is, and how often the takes before it said each line (they are avoided). */
+interface Take {
+  index: number;
+  said: Map<string, number>;
+}
+
+/** Per earlier take saying it: enough to prefer any fresh wording of a beat over a line already said. */
+const SAID_BY_ANOTHER_TAKE = 6;
+
+/** The list started `by` places later (wrapping), so each take of a brief prefers another wording. */
+function rotated<T>(items: T[], by: number): T[] {
+  const k = items.length === 0 ? 0 : by % items.length;
+  return [...items.slice(k), ...items.slice(0, k)];
 }
 
 interface Plan {
@@ -175,8 +197,10 @@ function planBeats(
   style: ContentStyle,
   random: () => number,
   accept: LineFilter,
+  take: Take,
 ): Plan {
-  const pattern = lib.patterns[Math.floor(random() * lib.patterns.length)]!;
+  const pattern =
+    lib.patterns[(Math.floor(random() * lib.patterns.length) + take.index) % lib.patterns.length]!;
   const beats: BeatOptions[] = [];
   let hookIndex = -1;
   for (const id of pattern) {
@@ -192,10 +216,23 @@ function planBeats(
             style,
             random,
             accept,
+            undefined,
+            take,
           ),
         );
       } else if (input.includeHook === undefined) {
-        beats.push(beatOptions('opening', lib.beats.opening?.lines ?? [], slots, style, random, accept));
+        beats.push(
+          beatOptions(
+            'opening',
+            lib.beats.opening?.lines ?? [],
+            slots,
+            style,
+            random,
+            accept,
+            undefined,
+            take,
+          ),
+        );
       }
       continue;
     }
@@ -203,7 +240,16 @@ function planBeats(
       for (const [i, point] of a.points.slice(0, MAX_BRIEF_POINTS).entries()) {
         const specs = point.kind === 'clause' ? lib.pointClause : lib.pointPhrase;
         beats.push(
-          beatOptions(`point${i}`, specs, { ...slots, point: point.text }, style, random, accept, 22 - i),
+          beatOptions(
+            `point${i}`,
+            specs,
+            { ...slots, point: point.text },
+            style,
+            random,
+            accept,
+            22 - i,
+            take,
+          ),
         );
       }
       continue;
@@ -213,11 +259,20 @@ function planBeats(
     // With no call to action and no website, the natural closing line is what ends the script.
     const mustSay = id === 'close' && !input.cta && !slots.website;
     beats.push(
-      beatOptions(id, beat.lines, slots, style, random, accept, mustSay ? undefined : omitPenalty(beat.keep)),
+      beatOptions(
+        id,
+        beat.lines,
+        slots,
+        style,
+        random,
+        accept,
+        mustSay ? undefined : omitPenalty(beat.keep),
+        take,
+      ),
     );
   }
   if (!input.cta && slots.website)
-    beats.push(beatOptions('signoff', lib.signoff, slots, style, random, accept));
+    beats.push(beatOptions('signoff', lib.signoff, slots, style, random, accept, undefined, take));
   return { beats: beats.filter((b) => b.candidates.length > 0), hookIndex };
 }
 
@@ -292,8 +347,19 @@ function briefText(input: ScriptInput): string {
   return [input.topic, input.prompt].filter(Boolean).join(' \n');
 }
 
-/** Writes a script from the brief; the pure core of LocalScriptWriter. */
+/**
+ * Writes a script from the brief; the pure core of LocalScriptWriter. Take i of a variations request writes
+ * takes 0 … i−1 first (a few milliseconds each) and avoids the lines they said.
+ */
 export function writeLocalScript(input: ScriptInput): WrittenScript {
+  if (!input.take || input.take.index === 0) return writeTake(input, { index: 0, said: new Map() });
+  const said = new Map<string, number>();
+  for (let index = 0; index < input.take.index; index++) writeTake(input, { index, said });
+  return writeTake(input, { index: input.take.index, said });
+}
+
+/** One take; the lines it picks are counted in `take.said`. */
+function writeTake(input: ScriptInput, take: Take): WrittenScript {
   const purpose = input.contentPurpose ?? 'education';
   const voiceSpeed = input.voiceSpeed ?? 1;
   if (input.script !== undefined && input.script.trim() !== '') return sentScript(input, purpose, voiceSpeed);
@@ -314,7 +380,10 @@ export function writeLocalScript(input: ScriptInput): WrittenScript {
   });
   const cta = scriptCta(input.cta, input.brandContext);
   const slots = buildSlots(analysis, input.brand, budget.durationSec, cta);
-  const random = seededRandom(input.seed ?? hashString(`${briefText(input)}|${purpose}|${style}`));
+  // Takes of one brief share the brief's seed and differ by their index (see `take`).
+  const random = seededRandom(
+    (input.take ? undefined : input.seed) ?? hashString(`${briefText(input)}|${purpose}|${style}`),
+  );
   const ctaWords = cta ? countWords(cta) : 0;
   const target = Math.max(budget.targetWords - ctaWords, 1);
 
@@ -328,6 +397,7 @@ export function writeLocalScript(input: ScriptInput): WrittenScript {
     style,
     random,
     accept,
+    take,
   );
   const rule = scriptRule(
     (analysis.productName ?? analysis.topic).toLowerCase(),
@@ -345,6 +415,7 @@ export function writeLocalScript(input: ScriptInput): WrittenScript {
   const picked = chosen
     .map((k, i) => (k >= 0 ? plan.beats[i]!.candidates[k]!.text : undefined))
     .filter((t): t is string => t !== undefined);
+  for (const line of picked) take.said.set(line, (take.said.get(line) ?? 0) + 1);
   const deferred = resolveDeferred(picked);
   const styled = deferred.lines.map((line) => applyRhythm(line, style));
   const lines = rules ? keptUnderRules(styled, rules, deferred.count) : styled;

@@ -7,15 +7,20 @@ import { BannedTopics } from './banned-topics.ts';
 import type { ScriptBrandContext } from './brand-context.ts';
 import { findFigures, maskSpans, type Figure, type FigureKind } from './figures.ts';
 import { splitSentences } from './sentences.ts';
+import {
+  describeBreak,
+  ScriptPolicyError,
+  type DroppedSentence,
+  type RuleBreak,
+} from './script-policy-error.ts';
+
+export { describeBreak, ScriptPolicyError, type DroppedSentence, type RuleBreak };
 
 export interface AllowedFigure {
   kind: FigureKind;
   values: number[];
   currency?: string;
 }
-
-export type RuleBreak =
-  { rule: 'figure'; text: string; kind: FigureKind } | { rule: 'banned_topic'; topic: string; text: string };
 
 export interface ScriptRules {
   allowedFigures: AllowedFigure[];
@@ -25,29 +30,6 @@ export interface ScriptRules {
   language: string;
 }
 
-export interface DroppedSentence {
-  sentence: string;
-  breaks: RuleBreak[];
-}
-
-/** Raised when nothing of a generated script is left once the sentences that break the kit's rules are out. */
-export class ScriptPolicyError extends Error {
-  constructor(readonly dropped: DroppedSentence[]) {
-    const reasons = [...new Set(dropped.flatMap((d) => d.breaks.map(describeBreak)))].slice(0, 5);
-    super(
-      `Every sentence written from this brief breaks the brand kit's rules (${reasons.join('; ')}). ` +
-        "Rephrase the brief, add the figures to the kit's proof_points, or send the script to narrate.",
-    );
-    this.name = 'ScriptPolicyError';
-  }
-}
-
-export function describeBreak(b: RuleBreak): string {
-  return b.rule === 'figure'
-    ? `states "${b.text}", which no proof point holds`
-    : `mentions the banned topic "${b.topic}"`;
-}
-
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -55,7 +37,11 @@ function escape(text: string): string {
 /** The figures a text may repeat because it states them itself (proof points, a script the user sent). */
 export function figuresOf(texts: readonly string[]): AllowedFigure[] {
   return texts.flatMap((t) =>
-    findFigures(t).map((f) => ({ kind: f.kind, values: f.values, currency: f.currency })),
+    findFigures(t).map((f) => ({
+      kind: f.kind,
+      values: f.values,
+      currency: f.currency,
+    })),
   );
 }
 
@@ -79,7 +65,10 @@ export function scriptRulesFor(
 
 /** The same rules, also allowing the figures of the given texts. */
 export function allowingFiguresOf(rules: ScriptRules, texts: readonly string[]): ScriptRules {
-  return { ...rules, allowedFigures: [...rules.allowedFigures, ...figuresOf(texts)] };
+  return {
+    ...rules,
+    allowedFigures: [...rules.allowedFigures, ...figuresOf(texts)],
+  };
 }
 
 function close(a: number, b: number): boolean {
@@ -102,12 +91,20 @@ export function ruleBreaks(
   extra: readonly AllowedFigure[] = [],
 ): RuleBreak[] {
   const allowed = extra.length > 0 ? [...rules.allowedFigures, ...extra] : rules.allowedFigures;
-  const figures = findFigures(maskSpans(text, rules.names), { language: rules.language })
+  const figures = findFigures(maskSpans(text, rules.names), {
+    language: rules.language,
+  })
     .filter((f) => !isAllowed(f, allowed))
-    .map((f): RuleBreak => ({ rule: 'figure', text: text.slice(f.start, f.end).trim(), kind: f.kind }));
-  const topics = rules.bannedTopics
-    .findAll(text)
-    .map((h): RuleBreak => ({ rule: 'banned_topic', topic: h.topic, text: h.text }));
+    .map((f): RuleBreak => ({
+      rule: 'figure',
+      text: text.slice(f.start, f.end).trim(),
+      kind: f.kind,
+    }));
+  const topics = rules.bannedTopics.findAll(text).map((h): RuleBreak => ({
+    rule: 'banned_topic',
+    topic: h.topic,
+    text: h.text,
+  }));
   return [...figures, ...topics];
 }
 

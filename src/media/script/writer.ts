@@ -1,11 +1,9 @@
 // The script-writer contract shared by the local writer and the LLM writer, and the choice between them.
-import { OpenAiLlmWriter } from '../../providers/openai-llm.ts';
+// Both writers are imported when the first script is written: their templates and clients (the OpenAI SDK)
+// are not needed by the many modules that only read this contract's names.
 import type { ScriptBrandContext } from './brand-context.ts';
-import { LocalScriptWriter } from './local-writer.ts';
 
-export { LocalScriptWriter, ScriptLanguageUnsupportedError } from './local-writer.ts';
-export { OpenAiLlmWriter, ProviderError } from '../../providers/openai-llm.ts';
-export { ScriptPolicyError } from './script-rules.ts';
+export { ScriptPolicyError } from './script-policy-error.ts';
 export const CONTENT_PURPOSES = [
   'education',
   'sales',
@@ -63,6 +61,11 @@ export interface ScriptInput {
   platforms?: string[];
   /** Varies the wording between calls with the same brief; the same seed gives the same script. */
   seed?: string | number;
+  /**
+   * One of `count` takes on the same brief (a variations request): the takes share one seed and each index
+   * prefers other wordings, so two takes differ wherever a beat has more than one way to say it.
+   */
+  take?: { index: number; count: number };
 }
 
 export interface WrittenScript {
@@ -89,16 +92,27 @@ export interface LlmConfig {
   maxRetries?: number;
 }
 
-/** The LLM writer when base URL, key and model are all configured; otherwise the local (English) writer. */
+/**
+ * The LLM writer when base URL, key and model are all configured; otherwise the local (English) writer. The
+ * chosen writer is loaded by the first `write`.
+ */
 export function createScriptWriter(llm?: LlmConfig): ScriptWriter {
-  if (llm?.baseUrl && llm.apiKey && llm.model) {
-    return new OpenAiLlmWriter({
-      baseUrl: llm.baseUrl,
-      apiKey: llm.apiKey,
-      model: llm.model,
-      timeoutMs: llm.timeoutMs,
-      maxRetries: llm.maxRetries,
-    });
-  }
-  return new LocalScriptWriter();
+  const load = async (): Promise<ScriptWriter> => {
+    if (llm?.baseUrl && llm.apiKey && llm.model) {
+      const { OpenAiLlmWriter } = await import('../../providers/openai-llm.ts');
+      return new OpenAiLlmWriter({
+        baseUrl: llm.baseUrl,
+        apiKey: llm.apiKey,
+        model: llm.model,
+        timeoutMs: llm.timeoutMs,
+        maxRetries: llm.maxRetries,
+      });
+    }
+    const { LocalScriptWriter } = await import('./local-writer.ts');
+    return new LocalScriptWriter();
+  };
+  let writer: Promise<ScriptWriter> | undefined;
+  return {
+    write: async (input) => (await (writer ??= load())).write(input),
+  };
 }

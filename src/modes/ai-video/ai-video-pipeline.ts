@@ -13,6 +13,7 @@ import { probeMedia } from '../../media/ffmpeg/probe.ts';
 import { inferNiche } from '../../media/footage/niches.ts';
 import { writeTitleAndDescription } from '../../media/script/title-description.ts';
 import { toSrt } from '../../media/subtitles/srt.ts';
+import type { Executor } from '../../platform/db/database.ts';
 import { JobFailure } from '../../platform/errors.ts';
 import type { JobContext, JobOutput } from '../../platform/modes/mode.ts';
 import { AI_VIDEO_MODELS } from '../../platform/pricing/ai-video-models.ts';
@@ -27,7 +28,7 @@ import {
 } from '../shared/stock-engine.ts';
 import { priceOfRequest, type AiVideoRequest } from './ai-video-request.ts';
 import { generateHostedShots, type HostedModels } from './hosted-shots.ts';
-import { localShotScenes, planLocalShots } from './local-shots.ts';
+import { localShotScenes, planLocalShots, readyLibraryFootage } from './local-shots.ts';
 import { beatsForShots, cutShots, sentenceEnds, visualBeats } from './shot-plan.ts';
 import { markCompleted, planShotRecords, readShots, type ShotRecord } from './shot-records.ts';
 
@@ -67,6 +68,11 @@ function narrationFields(request: AiVideoRequest, branding: Branding, videoSec: 
   };
 }
 
+async function completeLocalShots(db: Executor, jobId: string, shots: ShotRecord[]): Promise<ShotRecord[]> {
+  for (const shot of shots) await markCompleted(db, jobId, shot.index, null);
+  return readShots(db, jobId);
+}
+
 export async function runAiVideo(
   ctx: JobContext<AiVideoRequest>,
   branding: Branding,
@@ -80,18 +86,32 @@ export async function runAiVideo(
   const frame = frameOf(request);
   const fields = narrationFields(request, branding, videoSec);
 
-  let script: Awaited<ReturnType<typeof scriptStage>> | undefined;
-  let voice: VoiceStage | undefined;
-  if (request.narrated) {
-    script = await scriptStage(ctx, fields, deps);
-    voice = await voiceStage(ctx, script.script, fields, deps, () => ({
-      targetSec: Math.max(1, videoSec - TAIL_SEC),
-      videoSec: () => videoSec,
-    }));
-  }
-
+  const script = request.narrated ? await scriptStage(ctx, fields, deps) : undefined;
+  const niche = inferNiche({
+    industry: branding.brand?.industry,
+    keywords: branding.brand?.keywords,
+    brief: `${request.prompt} ${script?.script ?? ''}`,
+  }).niche;
   // One beat per shot, cut on sentence ends when narrated; no cut asks more of a shot than it was made with.
   const beats = beatsForShots(visualBeats(request.prompt, request.language), plan.shots);
+
+  // What does not depend on the narration is made ready while it is synthesized: the music bed (generated on
+  // its first use) and the library's footage for the shots. Each is awaited where it is needed; a failure
+  // of either surfaces there (a failed voice stage leaves them to finish unobserved).
+  const musicBed = request.music ? deps.library.musicFor(niche, ctx.job.id, ctx.signal) : undefined;
+  const footage =
+    request.engine === 'local' && request.kind === 'text_to_video'
+      ? readyLibraryFootage(ctx, { beats, niche, deps })
+      : undefined;
+  for (const pending of [musicBed, footage]) pending?.catch(() => undefined);
+
+  const voice: VoiceStage | undefined = script
+    ? await voiceStage(ctx, script.script, fields, deps, () => ({
+        targetSec: Math.max(1, videoSec - TAIL_SEC),
+        videoSec: () => videoSec,
+      }))
+    : undefined;
+
   const maxShotSec = plan.shots === 1 ? videoSec : plan.shotSec;
   const cuts = cutShots(
     videoSec,
@@ -103,16 +123,11 @@ export async function runAiVideo(
     Math.round(((price.usdCents * seconds) / plan.generatedSec) * 1000) / 1000;
 
   await ctx.progress('shots', 25, `Making ${plan.shots} shot${plan.shots === 1 ? '' : 's'}.`);
-  const niche = inferNiche({
-    industry: branding.brand?.industry,
-    keywords: branding.brand?.keywords,
-    brief: `${request.prompt} ${script?.script ?? ''}`,
-  }).niche;
 
   let scenes: ComposeScene[];
   let shots: ShotRecord[];
   if (request.engine === 'local') {
-    const local = await planLocalShots(ctx, { beats, cuts, niche, deps });
+    const local = await planLocalShots(ctx, { beats, cuts, niche, deps, footage });
     shots = await planShotRecords(
       services.db,
       ctx.job.id,
@@ -146,7 +161,7 @@ export async function runAiVideo(
   }
 
   await ctx.progress('music', 60, 'Adding music and captions.');
-  const music = request.music ? await deps.library.musicFor(niche, ctx.job.id, ctx.signal) : undefined;
+  const music = await musicBed;
 
   let captions: ComposeSpec['ass'];
   if (request.captions && voice) {
@@ -202,15 +217,15 @@ export async function runAiVideo(
       },
     },
   );
-  if (request.engine === 'local') {
-    // Local shots are drawn inside the compose: they are done when it is.
-    for (const shot of shots) await markCompleted(services.db, ctx.job.id, shot.index, null);
-    shots = await readShots(services.db, ctx.job.id);
-  }
   await ctx.progress('poster', 92, 'Making the poster image.');
   const poster = join(workDir, 'poster.jpg');
-  await extractPoster(output, poster, Math.min(1.5, videoSec / 3));
-  const probed = await probeMedia(output);
+  const [probed, finished] = await Promise.all([
+    probeMedia(output),
+    // Local shots are drawn inside the compose: they are done when it is.
+    request.engine === 'local' ? completeLocalShots(services.db, ctx.job.id, shots) : shots,
+    extractPoster(output, poster, Math.min(1.5, videoSec / 3)),
+  ]);
+  shots = finished;
   if (!probed.video || probed.durationSec <= 0)
     throw new JobFailure({
       code: 'RENDER_FAILED',

@@ -33,9 +33,34 @@ function describeMove(move: CameraMove): Record<string, unknown> {
   return { kind: move.kind, direction: move.direction, speed: move.speed };
 }
 
+/**
+ * Makes sure the library holds footage for the niche (and the stock-footage provider's for the beats, when one
+ * is configured), generating or importing what is missing. Started while the narration is synthesized.
+ */
+export async function readyLibraryFootage(
+  ctx: JobContext<AiVideoRequest>,
+  input: { beats: string[]; niche: Niche; deps: AiVideoDeps },
+): Promise<void> {
+  const { library } = input.deps;
+  await library.ensureFootage(input.niche, ctx.signal);
+  await library.ensureProviderFootage({
+    sceneTexts: input.beats,
+    footageKeywords: [],
+    urlGuard: ctx.services.urlGuard,
+    signal: ctx.signal,
+  });
+}
+
 export async function planLocalShots(
   ctx: JobContext<AiVideoRequest>,
-  input: { beats: string[]; cuts: ShotCut[]; niche: Niche; deps: AiVideoDeps },
+  input: {
+    beats: string[];
+    cuts: ShotCut[];
+    niche: Niche;
+    deps: AiVideoDeps;
+    /** readyLibraryFootage of these beats, when it was started earlier; text-to-video waits for it. */
+    footage?: Promise<void>;
+  },
 ): Promise<LocalShot[]> {
   const { request, workDir, signal } = ctx;
 
@@ -73,13 +98,7 @@ export async function planLocalShots(
   }
 
   const { library } = input.deps;
-  await library.ensureFootage(input.niche, signal);
-  await library.ensureProviderFootage({
-    sceneTexts: input.beats,
-    footageKeywords: [],
-    urlGuard: ctx.services.urlGuard,
-    signal,
-  });
+  await (input.footage ?? readyLibraryFootage(ctx, input));
   const clips = await library.readyClips();
   let selection;
   try {

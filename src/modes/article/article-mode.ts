@@ -4,8 +4,8 @@ import { unitPrice } from '../../platform/pricing/price-table.ts';
 import { runStockEngine, type StockEngineDeps } from '../shared/stock-engine.ts';
 import { validateStockInput } from '../shared/stock-validation.ts';
 import { accountBrand } from '../shared/account-brand.ts';
-import { brandKitHeaders, brandKitWarnings, isKitSnapshot } from '../shared/brand-kit-selection.ts';
-import { kitBranding, plainBranding, resolveKitForBrief, videoLanguage } from '../shared/kit-branding.ts';
+import { brandKitHeaders, brandKitWarnings } from '../shared/brand-kit-selection.ts';
+import { resolveKitForBrief, videoBranding, videoLanguage } from '../shared/kit-branding.ts';
 import { checkSavedLogo } from '../magic/magic-mode.ts';
 import { nicheWarnings, stockRenderEstimate } from '../stock/stock-mode.ts';
 import { articleNarration, type ArticleNarration } from './article-narration.ts';
@@ -166,9 +166,8 @@ export function articleMode(
     async run(ctx) {
       const r = ctx.request;
       const source = articleSource(r)!;
-      const branding = isKitSnapshot(r.brand_kit)
-        ? kitBranding(r.brand_kit, undefined, ctx.workDir)
-        : plainBranding(await accountBrand(ctx.services), 'account');
+      // The account brand, or the kit's (a brand sent with the request is not this mode's).
+      const branding = await videoBranding({ brand_kit: r.brand_kit }, ctx);
       const { brand, brandContext, logoPath, captionFont } = branding;
       const script =
         source.kind === 'script'

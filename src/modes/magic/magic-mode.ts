@@ -7,8 +7,8 @@ import { validateStockInput } from '../shared/stock-validation.ts';
 import { engineRequestOf } from '../shared/stock-fields.ts';
 import { nicheWarnings, stockRenderEstimate } from '../stock/stock-mode.ts';
 import { accountBrand } from '../shared/account-brand.ts';
-import { brandKitHeaders, brandKitWarnings, isKitSnapshot } from '../shared/brand-kit-selection.ts';
-import { kitBranding, plainBranding, resolveKitForBrief, videoLanguage } from '../shared/kit-branding.ts';
+import { brandKitHeaders, brandKitWarnings } from '../shared/brand-kit-selection.ts';
+import { resolveKitForBrief, videoBranding, videoLanguage } from '../shared/kit-branding.ts';
 import { MAGIC_ALIASES, magicRequestSchema, prepareMagicBody, type MagicRequest } from './magic-request.ts';
 
 function magicPrice(): Price {
@@ -106,9 +106,8 @@ export function magicMode(deps: StockEngineDeps & { llmConfigured: boolean }): M
     }),
     async run(ctx) {
       const r = ctx.request;
-      const branding = isKitSnapshot(r.brand_kit)
-        ? kitBranding(r.brand_kit, undefined, ctx.workDir)
-        : plainBranding(await accountBrand(ctx.services), 'account');
+      // The account brand, or the kit's (a brand sent with the request is not this mode's).
+      const branding = await videoBranding({ brand_kit: r.brand_kit }, ctx);
       const output = await runStockEngine(ctx, engineRequestOf(r, branding), deps);
       return {
         ...output,

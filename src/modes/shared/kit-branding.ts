@@ -5,7 +5,8 @@ import {
   scriptLanguage,
   type ScriptBrandContext,
 } from '../../media/script/brand-context.ts';
-import type { ValidationServices } from '../../platform/modes/mode.ts';
+import type { PipelineServices, ValidationServices } from '../../platform/modes/mode.ts';
+import { accountBrand } from './account-brand.ts';
 import {
   isKitSnapshot,
   KIT_LOGO_FILE,
@@ -66,6 +67,19 @@ export function kitBranding(kit: KitSnapshot, inline: Brand | undefined, workDir
     captionFont: kit.font_family,
     source: { source: 'kit', brand_id: kit.brand_id, revision: kit.revision },
   };
+}
+
+/**
+ * The branding a job renders with (spec 2.7): its kit, a brand sent with the kit overriding it field by field;
+ * without a kit the brand sent with the request, else the account's saved brand, else none.
+ */
+export async function videoBranding(
+  request: { brand_kit?: KitChoice; brand?: Brand },
+  ctx: { workDir: string; services: PipelineServices },
+): Promise<Branding> {
+  if (isKitSnapshot(request.brand_kit)) return kitBranding(request.brand_kit, request.brand, ctx.workDir);
+  if (request.brand) return plainBranding(request.brand, 'request');
+  return plainBranding(await accountBrand(ctx.services), 'account');
 }
 
 /** A video's branding without a kit: a per-video brand, else the saved account brand, else none. */

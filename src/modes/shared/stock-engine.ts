@@ -73,6 +73,8 @@ export interface StockEngineRequest {
   /** The captions' font family (a brand kit's), drawn when the font catalogue has it. */
   captionFont?: string;
   platforms: string[];
+  /** One of several takes on the same brief (a variations request): each take is worded differently. */
+  take?: { index: number; count: number };
   /** Shape of the output frame; 9:16 (1080×1920) when absent. */
   aspectRatio?: AspectRatio;
 }
@@ -142,7 +144,7 @@ export interface VoiceStage {
   timingSource: string;
 }
 
-interface FootageStage {
+export interface FootageStage {
   niche: Niche;
   nicheReason: string;
   scenes: ComposeScene[];
@@ -173,74 +175,7 @@ export async function runStockEngine(
     };
   });
 
-  const footage = await stage<FootageStage>(workDir, 'footage', async () => {
-    await ctx.progress('footage', 30, 'Choosing footage for each sentence.');
-    const inferred = inferNiche({
-      industry: request.brand?.industry,
-      keywords: request.brand?.keywords,
-      brief: `${request.brief} ${script.script}`,
-    });
-    const niche = request.clipType ?? inferred.niche;
-    const nicheReason = request.clipType ? 'requested clip_type' : inferred.reason;
-    const scenes = sentenceScenes(script.sentences, voice.words, voice.videoSec);
-    if (request.assetUrls.length > 0)
-      return { niche, nicheReason, ...(await assetFootage(ctx, request.assetUrls, scenes)) };
-    await deps.library.ensureFootage(niche, signal);
-    // With a stock-footage provider configured, candidates for these sentences are imported first.
-    await deps.library.ensureProviderFootage({
-      sceneTexts: scenes.map((s) => s.text),
-      footageKeywords: request.footageKeywords,
-      urlGuard: services.urlGuard,
-      signal,
-    });
-    const clips = await deps.library.readyClips();
-    let selection;
-    try {
-      selection = selectFootage({
-        scenes,
-        niche,
-        footageKeywords: request.footageKeywords,
-        excludeKeywords: request.excludeKeywords,
-        clips,
-        seed: ctx.job.id,
-      });
-    } catch (error) {
-      if (!(error instanceof FootageSelectionError)) throw error;
-      throw new JobFailure({
-        code: 'FOOTAGE_UNAVAILABLE',
-        category: 'input',
-        message: `${error.message} Loosen exclude_keywords or send asset_urls.`,
-        retryable: false,
-      });
-    }
-    const paths = new Map(clips.map((c) => [c.id, c]));
-    const composeScenes: ComposeScene[] = [];
-    for (const shot of selection.shots) {
-      const clip = paths.get(shot.clipId)!;
-      // A shot longer than its clip loops the clip from the start.
-      let remaining = shot.duration;
-      let inPoint = shot.inPoint;
-      while (remaining > 0.01) {
-        const piece = Math.min(remaining, Math.max(0.1, clip.durationSec - inPoint));
-        composeScenes.push({ path: clip.path, inPoint, duration: piece });
-        remaining -= piece;
-        inPoint = 0;
-      }
-    }
-    await deps.library.markUsed([...new Set(selection.shots.map((s) => s.clipId))]);
-    return {
-      niche,
-      nicheReason,
-      scenes: composeScenes,
-      shots: selection.shots.map((s) => ({
-        start: s.start,
-        duration: s.duration,
-        clipId: s.clipId,
-        matched: s.matched,
-      })),
-      warnings: selection.warnings,
-    };
-  });
+  const footage = await footageStage(ctx, request, deps, script.sentences, voice);
 
   await ctx.progress('music', 40, 'Adding music and captions.');
   const music = request.music.enabled
@@ -344,6 +279,90 @@ export async function runStockEngine(
   };
 }
 
+/** The fields of a stock-engine request the footage stage reads. */
+export type FootageFields = Pick<
+  StockEngineRequest,
+  'brief' | 'brand' | 'clipType' | 'assetUrls' | 'footageKeywords' | 'excludeKeywords'
+>;
+
+/** Footage for each sentence of the narration: the caller's assets, else library (and provider) clips. */
+export async function footageStage(
+  ctx: JobContext<unknown>,
+  request: FootageFields,
+  deps: Pick<StockEngineDeps, 'library'>,
+  sentences: string[],
+  voice: Pick<VoiceStage, 'words' | 'videoSec'>,
+): Promise<FootageStage> {
+  return stage<FootageStage>(ctx.workDir, 'footage', async () => {
+    await ctx.progress('footage', 30, 'Choosing footage for each sentence.');
+    const inferred = inferNiche({
+      industry: request.brand?.industry,
+      keywords: request.brand?.keywords,
+      brief: `${request.brief} ${sentences.join(' ')}`,
+    });
+    const niche = request.clipType ?? inferred.niche;
+    const nicheReason = request.clipType ? 'requested clip_type' : inferred.reason;
+    const scenes = sentenceScenes(sentences, voice.words, voice.videoSec);
+    if (request.assetUrls.length > 0)
+      return { niche, nicheReason, ...(await assetFootage(ctx, request.assetUrls, scenes)) };
+    await deps.library.ensureFootage(niche, ctx.signal);
+    // With a stock-footage provider configured, candidates for these sentences are imported first.
+    await deps.library.ensureProviderFootage({
+      sceneTexts: scenes.map((s) => s.text),
+      footageKeywords: request.footageKeywords,
+      urlGuard: ctx.services.urlGuard,
+      signal: ctx.signal,
+    });
+    const clips = await deps.library.readyClips();
+    let selection;
+    try {
+      selection = selectFootage({
+        scenes,
+        niche,
+        footageKeywords: request.footageKeywords,
+        excludeKeywords: request.excludeKeywords,
+        clips,
+        seed: ctx.job.id,
+      });
+    } catch (error) {
+      if (!(error instanceof FootageSelectionError)) throw error;
+      throw new JobFailure({
+        code: 'FOOTAGE_UNAVAILABLE',
+        category: 'input',
+        message: `${error.message} Loosen exclude_keywords or send asset_urls.`,
+        retryable: false,
+      });
+    }
+    const paths = new Map(clips.map((c) => [c.id, c]));
+    const composeScenes: ComposeScene[] = [];
+    for (const shot of selection.shots) {
+      const clip = paths.get(shot.clipId)!;
+      // A shot longer than its clip loops the clip from the start.
+      let remaining = shot.duration;
+      let inPoint = shot.inPoint;
+      while (remaining > 0.01) {
+        const piece = Math.min(remaining, Math.max(0.1, clip.durationSec - inPoint));
+        composeScenes.push({ path: clip.path, inPoint, duration: piece });
+        remaining -= piece;
+        inPoint = 0;
+      }
+    }
+    await deps.library.markUsed([...new Set(selection.shots.map((s) => s.clipId))]);
+    return {
+      niche,
+      nicheReason,
+      scenes: composeScenes,
+      shots: selection.shots.map((s) => ({
+        start: s.start,
+        duration: s.duration,
+        clipId: s.clipId,
+        matched: s.matched,
+      })),
+      warnings: selection.warnings,
+    };
+  });
+}
+
 /** The fields of a stock-engine request the script and voice stages read. */
 export type NarrationFields = Pick<
   StockEngineRequest,
@@ -363,6 +382,7 @@ export type NarrationFields = Pick<
   | 'platforms'
   | 'brand'
   | 'brandContext'
+  | 'take'
 >;
 
 /** The script stage: a sent script as it is (with copy written around it), or the writer's. Resumable. */
@@ -406,6 +426,7 @@ export async function scriptStage(
       language: request.language,
       platforms: request.platforms,
       seed: ctx.job.id,
+      ...(request.take ? { take: request.take } : {}),
       brand: request.brand && {
         name: request.brand.name,
         websiteUrl: request.brand.website_url,

@@ -2,9 +2,9 @@ import type { ModeDefinition } from '../../platform/modes/mode.ts';
 import { unitPrice } from '../../platform/pricing/price-table.ts';
 import { closestNiches, type Niche } from '../../media/footage/niches.ts';
 import { seedFootageRecipes } from '../../media/footage/procedural.ts';
-import { accountBrand } from '../shared/account-brand.ts';
-import { brandKitHeaders, brandKitWarnings, isKitSnapshot } from '../shared/brand-kit-selection.ts';
-import { kitBranding, plainBranding, resolveKitForBrief, videoLanguage } from '../shared/kit-branding.ts';
+
+import { brandKitHeaders, brandKitWarnings } from '../shared/brand-kit-selection.ts';
+import { resolveKitForBrief, videoBranding, videoLanguage } from '../shared/kit-branding.ts';
 import { runStockEngine, type StockEngineDeps } from '../shared/stock-engine.ts';
 import { engineRequestOf } from '../shared/stock-fields.ts';
 import { validateStockInput } from '../shared/stock-validation.ts';
@@ -98,11 +98,7 @@ export function stockMode(deps: StockEngineDeps & { llmConfigured: boolean }): M
       const r = ctx.request;
       // A kit or a brand sent with the request replaces the account brand (spec 2.7); a brand sent with a kit
       // overrides the kit field by field.
-      const branding = isKitSnapshot(r.brand_kit)
-        ? kitBranding(r.brand_kit, r.brand, ctx.workDir)
-        : r.brand
-          ? plainBranding(r.brand, 'request')
-          : plainBranding(await accountBrand(ctx.services), 'account');
+      const branding = await videoBranding(r, ctx);
       const output = await runStockEngine(ctx, engineRequestOf(r, branding), deps);
       return { ...output, artifacts: { ...output.artifacts, brand: branding.source } };
     },

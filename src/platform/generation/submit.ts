@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
@@ -190,7 +190,7 @@ export class GenerationService {
       repeatToken: input.repeatToken,
       identical: mode.identicalRequestProtection && !caller.sandbox && input.identicalProtection !== false,
     });
-    if (claimed.kind === 'replay') return { ...claimed.answer, replay: claimed.match };
+    if (claimed.kind === 'replay') return this.replayed(mode, claimed.answer, claimed.match);
     const { claim } = claimed;
     const stagingDir = newStagingDir(this.deps.config);
     try {
@@ -223,10 +223,19 @@ export class GenerationService {
   ): Promise<Answer> {
     const { mode, caller, requestId } = input;
     const { config, db, queue, streamSecret } = this.deps;
-    const price = mode.price(parsed.request);
-    const estimate = mode.estimate(parsed.request);
-    const jobId = newId.job();
-    const videoId = newId.video();
+    // Usually one job; a request with variations is several, each its own request, price and charge.
+    const jobs = (mode.variants?.(parsed.request) ?? [parsed.request]).map((request) => ({
+      request,
+      price: mode.price(request),
+      estimate: mode.estimate(request),
+      id: newId.job(),
+      videoId: newId.video(),
+    }));
+    const first = jobs[0]!;
+    const variantSet = mode.variants?.(parsed.request) !== undefined;
+    const totalCents = jobs.reduce((sum, job) => sum + job.price.usdCents, 0);
+    const jobId = first.id;
+    const videoId = first.videoId;
     const options = parsed.options;
 
     const data: Record<string, unknown> = {
@@ -234,13 +243,22 @@ export class GenerationService {
       video_id: videoId,
       status: 'queued',
       poll_url: `/api/v1/jobs/${jobId}`,
-      price_usd_cents: price.usdCents,
+      price_usd_cents: totalCents,
       websocket_url: websocketUrl(config.publicBaseUrl, streamSecret, jobId),
-      estimated_render_seconds: estimate.renderSeconds,
+      estimated_render_seconds: first.estimate.renderSeconds,
       ...(options.privateDelivery
         ? { delivery: { visibility: 'private', link_ttl_seconds: LINK_TTL_SECONDS } }
         : {}),
       ...(mode.receiptExtras?.(parsed.request, { id: jobId, videoId }) ?? {}),
+      ...(variantSet
+        ? {
+            job_ids: jobs.map((job) => job.id),
+            ...(await mode.variantSetExtras?.(
+              jobs.map((job) => job.id),
+              db,
+            )),
+          }
+        : {}),
     };
     const meta = {
       request_id: requestId,
@@ -251,49 +269,55 @@ export class GenerationService {
       body: {},
       headers: {
         'x-job-id': jobId,
-        ...chargeHeaders(price, estimate.renderSeconds.typical),
+        ...chargeHeaders({ ...first.price, usdCents: totalCents }, first.estimate.renderSeconds.typical),
         ...mode.answerHeaders?.(parsed.request),
       },
-      jobIds: [jobId],
+      jobIds: jobs.map((job) => job.id),
     };
 
-    // Before the job exists for any worker, files fetched while validating become its work folder.
-    const workDir = jobWorkDir(config, jobId);
-    const staged = await adoptStaged(stagingDir, workDir);
+    // Before the job exists for any worker, files fetched while validating become its work folder (each
+    // variant gets its own copy).
+    const workDirs = jobs.map((job) => jobWorkDir(config, job.id));
+    const staged = await adoptStaged(stagingDir, workDirs[0]!);
     try {
+      if (staged)
+        for (const workDir of workDirs.slice(1)) await cp(workDirs[0]!, workDir, { recursive: true });
       await db.transaction().execute(async (tx) => {
-        await insertJob(tx, {
-          id: jobId,
-          account_id: caller.accountId,
-          api_key_id: caller.keyId,
-          sandbox: false,
-          mode: mode.name,
-          operation: mode.name,
-          endpoint: input.endpoint,
-          status: 'queued',
-          heavy: mode.heavy,
-          request: JSON.stringify(parsed.request),
-          price_cents: price.usdCents,
-          video_id: videoId,
-          webhook_url: options.webhookUrl,
-          private_delivery: options.privateDelivery,
-          agent_run_id: options.agentRunId,
-          batch_id: input.batchId ?? null,
-          deadline_at: new Date(Date.now() + jobLifetimeSeconds(config, mode, parsed.request) * 1000),
-        });
-        await mode.onAccepted?.(tx, parsed.request, { id: jobId, accountId: caller.accountId });
-        // Nobody can be subscribed to a job that does not exist yet, so this event needs no notification.
-        await addJobEvent(
-          tx,
-          jobId,
-          { status: 'queued', stage: 'queued', message: 'Accepted; waiting for a worker.', percent: 0 },
-          { notify: false },
-        );
-        await queue.enqueueGeneration(tx, jobId);
+        for (const job of jobs) {
+          await insertJob(tx, {
+            id: job.id,
+            account_id: caller.accountId,
+            api_key_id: caller.keyId,
+            sandbox: false,
+            mode: mode.name,
+            operation: mode.name,
+            endpoint: input.endpoint,
+            status: 'queued',
+            heavy: mode.heavy,
+            request: JSON.stringify(job.request),
+            price_cents: job.price.usdCents,
+            video_id: job.videoId,
+            webhook_url: options.webhookUrl,
+            private_delivery: options.privateDelivery,
+            agent_run_id: options.agentRunId,
+            batch_id: input.batchId ?? null,
+            deadline_at: new Date(Date.now() + jobLifetimeSeconds(config, mode, job.request) * 1000),
+          });
+          await mode.onAccepted?.(tx, job.request, { id: job.id, accountId: caller.accountId });
+          // Nobody can be subscribed to a job that does not exist yet, so this event needs no notification.
+          await addJobEvent(
+            tx,
+            job.id,
+            { status: 'queued', stage: 'queued', message: 'Accepted; waiting for a worker.', percent: 0 },
+            { notify: false },
+          );
+          await queue.enqueueGeneration(tx, job.id);
+        }
         // The account row is locked only from here to the commit: the render-slot count, the charge and the
         // answer (which reports the balance the charge left) come last, so concurrent acceptances of one
         // account wait on each other as briefly as possible. A refusal here (429, 402) rolls back everything.
-        if (mode.heavy && !input.batchId) {
+        // Batch items and variants wait in the queue for a render slot instead.
+        if (mode.heavy && !input.batchId && !variantSet) {
           await tx
             .selectFrom('accounts')
             .select('id')
@@ -304,19 +328,29 @@ export class GenerationService {
             throw errors.renderConcurrency(config.limits.heavyRendersPerAccount);
           }
         }
-        const balance = await charge(tx, caller.accountId, price.usdCents, jobId, `${mode.name} job`);
+        let balance = 0;
+        for (const job of jobs)
+          balance = await charge(tx, caller.accountId, job.price.usdCents, job.id, `${mode.name} job`);
         answer.body = successBody(
           data,
-          { ...meta, credits_used: price.usdCents, credits_remaining: balance },
+          { ...meta, credits_used: totalCents, credits_remaining: balance },
           { jobId, videoId },
         );
         await store(tx, answer);
       });
     } catch (error) {
-      if (staged) await rm(workDir, { recursive: true, force: true });
+      if (staged) for (const workDir of workDirs) await rm(workDir, { recursive: true, force: true });
       throw error;
     }
     return answer;
+  }
+
+  /** A stored answer sent again; a variant set's changing fields (its distinctness verdict) are read anew. */
+  private async replayed(mode: ModeDefinition, answer: StoredAnswer, match: 'key' | 'body'): Promise<Answer> {
+    const body = answer.body as { data?: Record<string, unknown> };
+    if (!mode.variantSetExtras || !body.data?.job_ids) return { ...answer, replay: match };
+    const extras = await mode.variantSetExtras(answer.jobIds, this.deps.db);
+    return { ...answer, body: { ...body, data: { ...body.data, ...extras } }, replay: match };
   }
 
   /** Spec 1 §5.3: sandbox keys get a completed placeholder job with example artifacts, free and unvalidated. */

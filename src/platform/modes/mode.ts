@@ -160,6 +160,16 @@ export interface ModeDefinition<R = any> {
    */
   receiptExtras?(request: R, job: { id: string; videoId: string }): Record<string, unknown>;
   /**
+   * Spec 1 §4.5 `variations`: one request accepted as several jobs, each its own request (priced, charged and
+   * rendered alone), answered with one receipt listing them (`data.job_ids`). Undefined: one job.
+   */
+  variants?(request: R): R[] | undefined;
+  /**
+   * Receipt fields of a set of variant jobs that change after acceptance (e.g. `distinctness`), read again each
+   * time the receipt is replayed.
+   */
+  variantSetExtras?(jobIds: string[], db: Db): Promise<Record<string, unknown>>;
+  /**
    * Response headers describing the validated request (e.g. X-Brand-Kit-Id of the brand kit it renders with),
    * sent with the receipt and a dry run's answer, and replayed with them.
    */

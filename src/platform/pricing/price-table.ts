@@ -83,6 +83,13 @@ export const PRICE_TABLE = {
     engine: 'signals',
     notes: 'Spec: 3 credits. GET /brand/{brand_id}/recommendations: a 7-day content plan; errors are free.',
   },
+  avatar_creation: {
+    usdCents: 265,
+    unit: 'request',
+    engine: 'presenters',
+    notes:
+      'POST /avatars: a persona from one photo, charged once; refunded when the photo is refused or creation fails. Looks (POST /avatars/{avatar_id}/looks) and reads are free.',
+  },
   text_to_video: {
     usdCents: null,
     unit: 'job',
@@ -96,6 +103,15 @@ export const PRICE_TABLE = {
     engine: 'ai_video',
     notes: 'Priced per request from the AI-video model table; refunded on failure.',
     variable: AI_VIDEO_VARIABLE,
+  },
+  ai_influencer: {
+    usdCents: null,
+    unit: 'job',
+    engine: 'presenter',
+    notes:
+      'Priced per request by engine and spoken length; same price for every format and layout; refunded on failure.',
+    variable:
+      'Presenter video: the engine cost per spoken second (avatar_iii and the logo host 1.67 cents, avatar_iv 4.08, avatar_v 12.08) times the spoken seconds (the script at about 2.5 words per second at speed 1.0, or duration_sec for a topic; at least 5), times 2, rounded up to 5 cents: 30 s costs $1.00, $2.45 and $7.25. Variations charge count times one video. Per-engine 30 s and 60 s prices: GET /api/v1/tools pricing.ai_influencer.',
   },
 } as const satisfies Record<string, PriceEntry>;
 

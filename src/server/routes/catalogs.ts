@@ -6,6 +6,7 @@ import { ledgerSummary } from '../../platform/ledger/ledger.ts';
 import { displayUsd, PRICE_TABLE } from '../../platform/pricing/price-table.ts';
 import { TREND_READS } from '../../signals/radar/priced-reads.ts';
 import { RECOMMENDATION_READS } from '../../signals/recommendations/recommendation-reads.ts';
+import { PERSONA_PRICED_ROUTES } from '../../presenters/personas/index.ts';
 import { findAccount } from '../../platform/accounts/accounts.ts';
 import { MAX_BATCH_JOBS, servedBatchEndpoints } from '../../platform/generation/batch.ts';
 import type { ModeDefinition, ModeRegistry } from '../../platform/modes/mode.ts';
@@ -54,9 +55,9 @@ function variablePricing(registry: ModeRegistry): Record<string, string> {
   );
 }
 
-/** Paid reads that answer at once (trends, brand recommendations): priced from the same table. */
+/** Paid non-job routes (trends, brand recommendations, persona creation): priced from the same table. */
 function readPrices() {
-  return [...TREND_READS, ...RECOMMENDATION_READS].map((read) => ({
+  return [...TREND_READS, ...RECOMMENDATION_READS, ...PERSONA_PRICED_ROUTES].map((read) => ({
     read,
     entry: PRICE_TABLE[read.operation],
   }));

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.ts';
+import { registerAvatarRoutes } from './avatars.ts';
 import { registerBrandKitRoutes } from './b2b-brands.ts';
 import { registerBatchRoute } from './batch.ts';
 import { registerBrandRoutes } from './brand.ts';
@@ -35,5 +36,6 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   registerHookRoutes(app, ctx);
   registerTrendRoutes(app, ctx);
   registerRecommendationRoutes(app, ctx);
+  registerAvatarRoutes(app, ctx);
   for (const mode of ctx.registry.all()) registerGenerateRoute(app, ctx, mode);
 }

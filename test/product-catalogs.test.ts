@@ -60,7 +60,7 @@ void describe('product catalogs', () => {
 
     const usage = (await service.call('GET', '/api/v1/usage')).body.data.pricing;
     assert.deepEqual(usage.operations, Object.fromEntries(operations.map((o) => [o.operation, o.usd_cents])));
-    for (const removed of ['post', 'persona'])
+    for (const removed of ['persona'])
       assert.equal(removed in usage.operations, false, `${removed} is priced but not served`);
   });
 

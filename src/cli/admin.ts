@@ -5,7 +5,12 @@ import {
   findAccount,
   revokeKeysByPrefix,
 } from '../platform/accounts/accounts.ts';
-import { loadConfig } from '../platform/config.ts';
+import { pino } from 'pino';
+import { type Config, loadConfig } from '../platform/config.ts';
+import type { Db } from '../platform/db/database.ts';
+import { ApiError } from '../platform/errors.ts';
+import { presentConnection } from '../publishing/connections/connection-service.ts';
+import { createPublishing } from '../publishing/publishing.ts';
 import { openDatabase } from '../platform/db/database.ts';
 import { startEmbeddedPostgres } from '../platform/db/embedded-postgres.ts';
 import { migrate } from '../platform/db/migrate.ts';
@@ -21,9 +26,14 @@ const USAGE = `Usage: npm run admin -- <command>
   accounts show --account ID
   keys create --account ID [--sandbox]
   keys revoke --key-prefix PREFIX
-  credits add --account ID --cents N   (at least ${MINIMUM_TOP_UP_CENTS})`;
+  credits add --account ID --cents N   (at least ${MINIMUM_TOP_UP_CENTS})
+  connections connect --account ID < connection.json   (the body of POST /api/v1/social-accounts, on stdin)
+  connections list --account ID
+  connections remove --account ID --connection CONNECTION_ID`;
 
 class UsageError extends Error {}
+
+const silent = pino({ enabled: false });
 
 function wholeCents(value: string | undefined, name: string): number {
   if (value === undefined || !/^\d+$/.test(value))
@@ -46,10 +56,20 @@ async function main(): Promise<unknown> {
       sandbox: { type: 'boolean', default: false },
       'key-prefix': { type: 'string' },
       cents: { type: 'string' },
+      connection: { type: 'string' },
     },
   });
   const command = positionals.join(' ');
-  const known = ['accounts create', 'accounts show', 'keys create', 'keys revoke', 'credits add'];
+  const known = [
+    'accounts create',
+    'accounts show',
+    'keys create',
+    'keys revoke',
+    'credits add',
+    'connections connect',
+    'connections list',
+    'connections remove',
+  ];
   if (!known.includes(command))
     throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
 
@@ -107,11 +127,48 @@ async function main(): Promise<unknown> {
         const balance = await db.transaction().execute((tx) => topUp(tx, account.id, cents, 'admin top-up'));
         return { account_id: account.id, added_cents: cents, balance_cents: balance };
       }
+      case 'connections connect': {
+        const account = await accountOf(required(values.account, 'account'));
+        // Tokens come on stdin, never as arguments, so they stay out of shell history and process lists.
+        const body = await readJsonStdin();
+        const { connection, replaced } = await connectionsOf(config, db).connect(account.id, body);
+        return { connection: presentConnection(connection, clientsOf(config)), replaced };
+      }
+      case 'connections list': {
+        const account = await accountOf(required(values.account, 'account'));
+        const list = await connectionsOf(config, db).list(account.id);
+        return { connections: list.map((c) => presentConnection(c, clientsOf(config))) };
+      }
+      case 'connections remove': {
+        const account = await accountOf(required(values.account, 'account'));
+        const id = required(values.connection, 'connection');
+        await connectionsOf(config, db).remove(account.id, id);
+        return { connection_id: id, deleted: true };
+      }
     }
     throw new UsageError(`unknown command "${command}"`);
   } finally {
     await database.close();
     await embedded?.stop();
+  }
+}
+
+function clientsOf(config: Config) {
+  return createPublishing(config, undefined as never, silent).clients;
+}
+
+function connectionsOf(config: Config, db: Db) {
+  return createPublishing(config, db, silent).connections;
+}
+
+async function readJsonStdin(): Promise<unknown> {
+  if (process.stdin.isTTY) throw new UsageError('send the connection as JSON on stdin');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new UsageError('stdin is not JSON');
   }
 }
 
@@ -122,6 +179,10 @@ main().then(
   },
   (error: unknown) => {
     if (error instanceof UsageError) process.stderr.write(`admin: ${error.message}\n${USAGE}\n`);
+    else if (error instanceof ApiError)
+      process.stderr.write(
+        `admin: ${error.code}: ${error.message}\n${JSON.stringify(error.details ?? [])}\n`,
+      );
     else process.stderr.write(`admin: ${(error as Error).message}\n`);
     process.exit(error instanceof UsageError ? 2 : 1);
   },

@@ -24,6 +24,8 @@ import { motivationalMode } from './motivational/motivational-mode.ts';
 import { newsMode } from './news/news-mode.ts';
 import { stockMode } from './stock/stock-mode.ts';
 import { transcribeMode } from './transcribe/transcribe-mode.ts';
+import { fanoutMode } from '../publishing/posting/fanout-mode.ts';
+import { postMode } from '../publishing/posting/post-mode.ts';
 
 /**
  * The generation modes this build serves (each in its own folder under src/modes/), and the work that runs
@@ -55,28 +57,37 @@ export function productModes(deps: ModeFactoryDeps): ProductSetup {
     check: (input: Parameters<typeof checkContent>[0], signal?: AbortSignal) =>
       checkContent(input, { ...(moderation ? { moderation } : {}), ...(signal ? { signal } : {}) }),
   };
+  const generationModes = [
+    stockMode(engine),
+    magicMode(engine),
+    motivationalMode(engine),
+    articleMode(engine),
+    newsMode({ ...engine, stories: deps.radar && new StoryFinder({ trends: deps.radar, db: deps.db }) }),
+    clipMode({
+      fetcher: createVideoSiteFetcher(config),
+      recognizer: () => recognizer,
+      renderPreset: config.renderPreset,
+    }),
+    transcribeMode({ recognizer }),
+    captionRenderMode({ renderPreset: config.renderPreset }),
+    aiVideoMode('text_to_video', aiVideo),
+    aiVideoMode('image_to_video', aiVideo),
+    presenterMode({ ...engine, avatarProviders, content }),
+    brandAnalyzeMode({
+      refiner: createBrandRefiner(config.llm),
+      analyzer: config.llm ? `llm:${config.llm.model}` : 'local',
+    }),
+  ];
+  const publishing = deps.publishing && [
+    postMode(deps.publishing),
+    fanoutMode({
+      modes: new Map(generationModes.map((mode) => [mode.name, mode])),
+      publishing: deps.publishing,
+      config,
+    }),
+  ];
   return {
-    modes: [
-      stockMode(engine),
-      magicMode(engine),
-      motivationalMode(engine),
-      articleMode(engine),
-      newsMode({ ...engine, stories: deps.radar && new StoryFinder({ trends: deps.radar, db: deps.db }) }),
-      clipMode({
-        fetcher: createVideoSiteFetcher(config),
-        recognizer: () => recognizer,
-        renderPreset: config.renderPreset,
-      }),
-      transcribeMode({ recognizer }),
-      captionRenderMode({ renderPreset: config.renderPreset }),
-      aiVideoMode('text_to_video', aiVideo),
-      aiVideoMode('image_to_video', aiVideo),
-      presenterMode({ ...engine, avatarProviders, content }),
-      brandAnalyzeMode({
-        refiner: createBrandRefiner(config.llm),
-        analyzer: config.llm ? `llm:${config.llm.model}` : 'local',
-      }),
-    ],
+    modes: [...generationModes, ...(publishing ?? [])],
     catalogs: { voices: () => narrator.catalogue() },
     pricing: {
       ai_video: () => aiVideoPriceSheet(hosted.engineFor),

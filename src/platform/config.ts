@@ -11,6 +11,27 @@ const int = (fallback: number) => z.coerce.number().int().nonnegative().default(
 /** A URL setting; empty counts as unset. */
 const optionalUrl = z.union([z.literal(''), z.url()]).optional();
 
+/** The five publishing platforms by the real service each stands for, as their settings are named. */
+export const PUBLISHING_PLATFORM_SETTINGS = {
+  shortsite: 'TIKTOK',
+  photosite: 'INSTAGRAM',
+  vidsite_shorts: 'YOUTUBE',
+  facesite_reels: 'FACEBOOK',
+  microsite: 'X',
+} as const;
+type PublishingPlatform = keyof typeof PUBLISHING_PLATFORM_SETTINGS;
+
+/** <SERVICE>_CLIENT_ID, _CLIENT_SECRET (the app that refreshes tokens) and _BASE_URL (tests, proxies) per platform. */
+function platformSettings() {
+  const shape: Record<string, typeof optionalUrl | z.ZodOptional<z.ZodString>> = {};
+  for (const name of Object.values(PUBLISHING_PLATFORM_SETTINGS)) {
+    shape[`${name}_CLIENT_ID`] = z.string().optional();
+    shape[`${name}_CLIENT_SECRET`] = z.string().optional();
+    shape[`${name}_BASE_URL`] = optionalUrl;
+  }
+  return shape;
+}
+
 const envSchema = z.object({
   PORT: int(8080),
   HOST: z.string().default('127.0.0.1'),
@@ -83,6 +104,9 @@ const envSchema = z.object({
   WORDPRESS_USERNAME: z.string().optional(),
   WORDPRESS_APP_PASSWORD: z.string().optional(),
   DISCORD_WEBHOOK_URL: optionalUrl,
+  PLATFORM_TOKEN_KEY: z.string().optional(),
+  PLATFORM_REFRESH_SECONDS: int(300),
+  ...platformSettings(),
 });
 
 /** An OpenAI-compatible provider, switched on when all three settings are present. */
@@ -183,6 +207,17 @@ export interface Config {
   };
   /** A moderation API (OpenAI's /v1/moderations) checked after the local content policy, when its key is set. */
   moderation: { baseUrl: string; apiKey: string; model: string } | undefined;
+  /** Posting to the five platforms (docs/publishing.md). */
+  publishing: {
+    /** Seals platform tokens at rest; without it no connection can be made, and a database holding some refuses to start. */
+    tokenKey: string | undefined;
+    /** How often a worker refreshes tokens that expire within the next hour. */
+    refreshSeconds: number;
+    platforms: Record<
+      PublishingPlatform,
+      { baseUrl?: string; app?: { clientId: string; clientSecret: string } }
+    >;
+  };
   /** Where POST /articles publishes (autoPublish) and notifies (notifyDiscord), each on when configured. */
   articles: {
     /** A WordPress site's REST API, signed in with an application password. */
@@ -287,6 +322,11 @@ export function loadConfig(env: Env = process.env): Config {
           model: e.MODERATION_MODEL,
         }
       : undefined,
+    publishing: {
+      tokenKey: e.PLATFORM_TOKEN_KEY || undefined,
+      refreshSeconds: e.PLATFORM_REFRESH_SECONDS,
+      platforms: publishingPlatforms(e),
+    },
     articles: {
       wordpress: wordpressSettings(e),
       discordWebhookUrl: e.DISCORD_WEBHOOK_URL || undefined,
@@ -296,6 +336,25 @@ export function loadConfig(env: Env = process.env): Config {
       : undefined,
     trends,
   };
+}
+
+function publishingPlatforms(e: Record<string, unknown>): Config['publishing']['platforms'] {
+  const out = {} as Config['publishing']['platforms'];
+  for (const [platform, name] of Object.entries(PUBLISHING_PLATFORM_SETTINGS)) {
+    const read = (suffix: string) => (e[`${name}_${suffix}`] as string | undefined) || undefined;
+    const clientId = read('CLIENT_ID');
+    const clientSecret = read('CLIENT_SECRET');
+    if (Boolean(clientId) !== Boolean(clientSecret))
+      throw new Error(
+        `Invalid configuration: ${name}_CLIENT_ID and ${name}_CLIENT_SECRET must be set together`,
+      );
+    const baseUrl = read('BASE_URL');
+    out[platform as PublishingPlatform] = {
+      ...(baseUrl ? { baseUrl } : {}),
+      ...(clientId && clientSecret ? { app: { clientId, clientSecret } } : {}),
+    };
+  }
+  return out;
 }
 
 function wordpressSettings(e: z.infer<typeof envSchema>): Config['articles']['wordpress'] {

@@ -223,6 +223,45 @@ export const errors = {
       'A logo host needs a logo: send host.logo_url or brand.logo_url, or use a brand kit (brand_id) with a logo.',
     ),
   contentBlocked: (message: string) => new ApiError(422, 'CONTENT_BLOCKED', message),
+  publishingNotConfigured: () =>
+    new ApiError(
+      503,
+      'PUBLISHING_NOT_CONFIGURED',
+      'Publishing is off on this server: its operator must set PLATFORM_TOKEN_KEY (32 bytes, e.g. `openssl rand -base64 32`), which seals platform tokens at rest.',
+    ),
+  connectionNotFound: (id: string) =>
+    new ApiError(
+      404,
+      'CONNECTION_NOT_FOUND',
+      `Platform connection ${id} was not found. List yours with GET /api/v1/social-accounts.`,
+    ),
+  /** A platform of a post with no connection (or an expired one) on this account. */
+  platformNotConnected: (field: string, platform: string, state: 'missing' | 'expired') =>
+    new ApiError(
+      400,
+      'PLATFORM_NOT_CONNECTED',
+      state === 'missing'
+        ? `${platform} is not connected on this account: connect it with POST /api/v1/social-accounts first.`
+        : `The ${platform} connection has expired (its refresh was refused): connect it again with POST /api/v1/social-accounts.`,
+      {
+        details: {
+          fields: [{ field, message: state === 'missing' ? 'is not connected' : 'connection expired' }],
+        },
+      },
+    ),
+  videoNotFound: (field: string, id: string) =>
+    new ApiError(404, 'VIDEO_NOT_FOUND', `No video ${id} in this account.`, {
+      details: { fields: [{ field, message: 'no such video in this account' }] },
+    }),
+  videoNotReady: (field: string, id: string, status: string) =>
+    new ApiError(
+      409,
+      'VIDEO_NOT_READY',
+      status === 'completed'
+        ? `Video ${id} has no video file to post (its job made none).`
+        : `Video ${id} is ${status}: only a finished video can be posted. Wait for the job to complete, then retry.`,
+      { details: { fields: [{ field, message: `job is ${status}` }] }, retryable: status !== 'completed' },
+    ),
   internal: () =>
     new ApiError(500, 'INTERNAL_ERROR', 'Something went wrong on our side. It has been logged.', {
       retryable: true,

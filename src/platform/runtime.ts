@@ -32,6 +32,10 @@ import { serverSecret } from './settings.ts';
 import { LocalMediaStore } from './storage/media-store.ts';
 import { WebhookSender } from './webhooks/webhook-sender.ts';
 import { sweepStaleStaging } from './jobs/work-dirs.ts';
+import { checkTokenKey } from '../publishing/connections/token-key-check.ts';
+import { TokenRefresher } from '../publishing/connections/token-refresher.ts';
+import { ScheduleTicker } from '../publishing/schedules/schedule-ticker.ts';
+import { createPublishing, type Publishing } from '../publishing/publishing.ts';
 
 /** What mode factories get to build their pipelines' dependencies. */
 export interface ModeFactoryDeps {
@@ -42,6 +46,8 @@ export interface ModeFactoryDeps {
   radar?: RadarService;
   /** The outbound URL guard (hosted model providers' APIs go through it). */
   urlGuard: UrlGuard;
+  /** Platform clients and connections, for the publishing modes (POST /post, fan-out jobs). */
+  publishing?: Publishing;
 }
 
 export interface ProductSetup {
@@ -92,6 +98,13 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { db } = database;
   const applied = await migrate(database.pool);
   if (applied.length > 0) log.info({ applied }, 'database migrated');
+  try {
+    await checkTokenKey(config, db);
+  } catch (error) {
+    await database.close();
+    await embedded?.stop();
+    throw error;
+  }
 
   const store = new LocalMediaStore(
     config.mediaDir,
@@ -114,7 +127,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     paidReads,
     cache: new TrendCache({ pool: database.pool, sources: createTrendSources(config, urlGuard), log }),
   });
-  const modeDeps: ModeFactoryDeps = { config, db, log, radar, urlGuard };
+  const publishing = createPublishing(config, db, log);
+  const modeDeps: ModeFactoryDeps = { config, db, log, radar, urlGuard, publishing };
   const setup: ProductSetup =
     typeof options.modes === 'function' ? options.modes(modeDeps) : { modes: options.modes };
   const registry = new ModeRegistry(setup.modes, options.prices);
@@ -149,6 +163,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     radar,
     paidReads,
     metrics: new Metrics(db, queue),
+    publishing,
     streamSecret,
     catalogs: setup.catalogs ?? {},
     pricingSheets: setup.pricing ?? {},
@@ -156,6 +171,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   let worker: GenerationWorker | undefined;
   let webhooks: WebhookSender | undefined;
+  let tokenRefresher: TokenRefresher | undefined;
+  let schedules: ScheduleTicker | undefined;
   // Shared through marker files by every worker process of this data directory.
   const renders = new RenderActivity(join(config.dataDir, 'run', 'renders'));
   if (options.worker) {
@@ -176,6 +193,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     if (swept > 0) log.info({ swept }, 'removed staging folders left by interrupted requests');
     webhooks = new WebhookSender({ db, queue, urlGuard, config, log });
     await webhooks.start();
+    tokenRefresher = new TokenRefresher(
+      context.publishing.connections,
+      config.publishing.refreshSeconds,
+      log,
+    );
+    tokenRefresher.start();
+    schedules = new ScheduleTicker({ db, generation, registry, log });
+    schedules.start();
   }
   const background = new AbortController();
   const backgroundWork =
@@ -199,7 +224,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       background.abort();
       await backgroundWork;
       await worker?.stop(stopOptions.graceMs);
+      // Before the queue: each tick enqueues a job.
+      await schedules?.stop();
       await webhooks?.stop();
+      await tokenRefresher?.stop();
       await queue.stop();
       await notifications.stop();
       await urlGuard.close();

@@ -15,6 +15,7 @@ import type { ModeRegistry } from '../platform/modes/mode.ts';
 import type { UrlGuard } from '../platform/net/url-guard.ts';
 import type { Metrics } from '../platform/observability/metrics.ts';
 import type { MediaStore } from '../platform/storage/media-store.ts';
+import type { Publishing } from '../publishing/publishing.ts';
 import type { PaidReads } from '../signals/paid-read.ts';
 import type { RadarService } from '../signals/radar/radar-service.ts';
 
@@ -43,6 +44,8 @@ export interface AppContext {
   /** Charges the paid reads (trends, recommendations): one module for key, charge and stored answer. */
   paidReads: PaidReads;
   metrics: Metrics;
+  /** Platform clients and the account connections that feed them tokens (docs/publishing.md). */
+  publishing: Publishing;
   streamSecret: string;
   /** Extra /capabilities sections contributed by the product's modes. */
   catalogs: Record<string, () => unknown>;

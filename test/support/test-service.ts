@@ -127,7 +127,7 @@ export async function call(
   return { status: response.status, headers: response.headers, body: parsed, text };
 }
 
-/** Polls a job until it reaches a final status (or `until` returns true). */
+/** Polls a job until it reaches a final status (a publish job's partial_success too), or `until` returns true. */
 export async function waitForJob(
   service: Pick<TestService, 'call'>,
   jobId: string,
@@ -136,7 +136,8 @@ export async function waitForJob(
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   const done =
     options.until ??
-    ((job: any) => ['completed', 'failed', 'dead_lettered', 'cancelled'].includes(job.status));
+    ((job: any) =>
+      ['completed', 'partial_success', 'failed', 'dead_lettered', 'cancelled'].includes(job.status));
   for (;;) {
     const job = await service.call(
       'GET',

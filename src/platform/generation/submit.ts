@@ -230,6 +230,7 @@ export class GenerationService {
       estimate: mode.estimate(request),
       id: newId.job(),
       videoId: newId.video(),
+      startAt: mode.startAt?.(request),
     }));
     const first = jobs[0]!;
     const variantSet = mode.variants?.(parsed.request) !== undefined;
@@ -301,7 +302,9 @@ export class GenerationService {
             private_delivery: options.privateDelivery,
             agent_run_id: options.agentRunId,
             batch_id: input.batchId ?? null,
-            deadline_at: new Date(Date.now() + jobLifetimeSeconds(config, mode, job.request) * 1000),
+            deadline_at: new Date(
+              (job.startAt?.getTime() ?? Date.now()) + jobLifetimeSeconds(config, mode, job.request) * 1000,
+            ),
           });
           await mode.onAccepted?.(tx, job.request, { id: job.id, accountId: caller.accountId });
           // Nobody can be subscribed to a job that does not exist yet, so this event needs no notification.
@@ -311,13 +314,17 @@ export class GenerationService {
             { status: 'queued', stage: 'queued', message: 'Accepted; waiting for a worker.', percent: 0 },
             { notify: false },
           );
-          await queue.enqueueGeneration(tx, job.id);
+          await queue.enqueueGeneration(
+            tx,
+            job.id,
+            job.startAt ? Math.max(0, Math.ceil((job.startAt.getTime() - Date.now()) / 1000)) : undefined,
+          );
         }
         // The account row is locked only from here to the commit: the render-slot count, the charge and the
         // answer (which reports the balance the charge left) come last, so concurrent acceptances of one
         // account wait on each other as briefly as possible. A refusal here (429, 402) rolls back everything.
-        // Batch items and variants wait in the queue for a render slot instead.
-        if (mode.heavy && !input.batchId && !variantSet) {
+        // Batch items, variants and jobs scheduled for later wait in the queue for a render slot instead.
+        if (mode.heavy && !input.batchId && !variantSet && !first.startAt) {
           await tx
             .selectFrom('accounts')
             .select('id')

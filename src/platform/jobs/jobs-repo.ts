@@ -40,6 +40,20 @@ export async function findAccountJob(
     .executeTakeFirst();
 }
 
+/** The job that made this video (a video id names one job), if the account owns it. */
+export async function findAccountJobByVideo(
+  ex: Executor,
+  accountId: string,
+  videoId: string,
+): Promise<JobRow | undefined> {
+  return ex
+    .selectFrom('jobs')
+    .selectAll()
+    .where('video_id', '=', videoId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
 export async function addJobEvent(
   ex: Executor,
   jobId: string,

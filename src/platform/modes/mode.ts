@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Db, Tx } from '../db/database.ts';
+import type { JobRow } from '../db/schema.ts';
 import type { UrlGuard } from '../net/url-guard.ts';
 import { PRICE_TABLE, type PriceBook, type PriceEntry } from '../pricing/price-table.ts';
 import type { MediaStore } from '../storage/media-store.ts';
@@ -110,6 +111,11 @@ export interface ModeDefinition<R = any> {
   name: string;
   /** Route path under /api/v1, without the leading slash. */
   endpoint: string;
+  /**
+   * True for a mode reached through a route of its own rather than POST /api/v1/<endpoint> (a fan-out job is
+   * a POST /jobs body with `platforms`); /capabilities still lists it at its endpoint.
+   */
+  ownRoute?: boolean;
   title: string;
   description: string;
   /** Request schema applied after aliases are folded and platform fields are taken out. */
@@ -141,6 +147,11 @@ export interface ModeDefinition<R = any> {
    */
   onAccepted?(tx: Tx, request: R, job: { id: string; accountId: string }): Promise<void>;
   /**
+   * When the job may start, for a request that names a later time (a fan-out job's `schedule_at`): it waits
+   * in the queue until then, and its lifetime counts from then. Undefined: at once.
+   */
+  startAt?(request: R): Date | undefined;
+  /**
    * Seconds this request may run when that is longer than JOB_MAX_LIFETIME_SECONDS (e.g. a long source to
    * transcribe); capped by the platform (jobs/job-lifetime.ts).
    */
@@ -169,6 +180,11 @@ export interface ModeDefinition<R = any> {
    * time the receipt is replayed.
    */
   variantSetExtras?(jobIds: string[], db: Db): Promise<Record<string, unknown>>;
+  /**
+   * Fields of the job record (GET /jobs/{id}) read live from the mode's own tables, e.g. a publish job's
+   * per-platform states; they may replace the record's own (`kind`, `status`).
+   */
+  describeJob?(job: JobRow, db: Db): Promise<Record<string, unknown>>;
   /**
    * Response headers describing the validated request (e.g. X-Brand-Kit-Id of the brand kit it renders with),
    * sent with the receipt and a dry run's answer, and replayed with them.

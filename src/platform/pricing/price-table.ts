@@ -90,6 +90,29 @@ export const PRICE_TABLE = {
     notes:
       'POST /avatars: a persona from one photo, charged once; refunded when the photo is refused or creation fails. Looks (POST /avatars/{avatar_id}/looks) and reads are free.',
   },
+  seo_article: {
+    usdCents: 10,
+    unit: 'request',
+    engine: 'articles',
+    notes:
+      'POST /articles: an SEO article written by the configured LLM, else by the local writer; charged only once it passes the quality gates, so an article that fails them (422) costs nothing. Publishing and notifying are included; their failures are reported, not refunded.',
+  },
+  post: {
+    usdCents: 5,
+    unit: 'request',
+    engine: 'publishing',
+    notes:
+      'POST /post: a finished video posted to 1–5 connected platforms as one publish job; kept when a platform refuses the post (the job reports it per platform).',
+  },
+  fanout: {
+    usdCents: null,
+    unit: 'job',
+    engine: 'publishing',
+    notes:
+      'POST /jobs with platforms: renders a video, then posts it; refunded in full when the video fails or the job is cancelled before it starts.',
+    variable:
+      'Fan-out job: the price of the video it renders (its generation mode’s price for that request) plus 5 cents per platform (the price of POST /post for each), so a 30 s stock video posted to three platforms costs $0.75. Spec 2 counts 15 credits plus 1 per platform; this build charges in USD from this table.',
+  },
   text_to_video: {
     usdCents: null,
     unit: 'job',

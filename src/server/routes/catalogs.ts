@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ARTICLE_PRICED_ROUTES } from '../../publishing/articles/index.ts';
 import { z } from 'zod';
 import { successBody } from '../../platform/envelope.ts';
 import { SHARED_ALIASES } from '../../platform/generation/parse-request.ts';
@@ -57,10 +58,12 @@ function variablePricing(registry: ModeRegistry): Record<string, string> {
 
 /** Paid non-job routes (trends, brand recommendations, persona creation): priced from the same table. */
 function readPrices() {
-  return [...TREND_READS, ...RECOMMENDATION_READS, ...PERSONA_PRICED_ROUTES].map((read) => ({
-    read,
-    entry: PRICE_TABLE[read.operation],
-  }));
+  return [...TREND_READS, ...RECOMMENDATION_READS, ...PERSONA_PRICED_ROUTES, ...ARTICLE_PRICED_ROUTES].map(
+    (read) => ({
+      read,
+      entry: PRICE_TABLE[read.operation],
+    }),
+  );
 }
 
 /** Price sheets of the served request-priced modes (e.g. `ai_video`). */

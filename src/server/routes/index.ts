@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.ts';
+import { registerArticleRoutes } from './articles.ts';
 import { registerAvatarRoutes } from './avatars.ts';
 import { registerBrandKitRoutes } from './b2b-brands.ts';
 import { registerBatchRoute } from './batch.ts';
@@ -14,6 +15,8 @@ import { registerJobRoutes } from './jobs.ts';
 import { registerMediaRoute } from './media.ts';
 import { registerOperationalRoutes } from './operations.ts';
 import { registerRecommendationRoutes } from './recommendations.ts';
+import { registerScheduleRoutes } from './schedules.ts';
+import { registerSocialAccountRoutes } from './social-accounts.ts';
 import { registerStockClipRoutes } from './stock-clips.ts';
 import { registerTranscribeLanguagesRoute } from './transcribe-languages.ts';
 import { registerTrendRoutes } from './trends.ts';
@@ -37,5 +40,8 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   registerTrendRoutes(app, ctx);
   registerRecommendationRoutes(app, ctx);
   registerAvatarRoutes(app, ctx);
-  for (const mode of ctx.registry.all()) registerGenerateRoute(app, ctx, mode);
+  registerScheduleRoutes(app, ctx);
+  registerSocialAccountRoutes(app, ctx);
+  registerArticleRoutes(app, ctx);
+  for (const mode of ctx.registry.all()) if (!mode.ownRoute) registerGenerateRoute(app, ctx, mode);
 }

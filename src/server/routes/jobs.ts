@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { successBody } from '../../platform/envelope.ts';
 import { errors } from '../../platform/errors.ts';
-import { isPlainObject } from '../../platform/generation/parse-request.ts';
+import { modeForJobsBody } from '../../platform/generation/jobs-body.ts';
 import { presentJob } from '../../platform/jobs/job-presenter.ts';
 import { CANCELLABLE_STATUSES, DELETABLE_STATUSES } from '../../platform/jobs/job-status.ts';
 import { findAccountJobWithEvents, listJobEvents } from '../../platform/jobs/jobs-repo.ts';
@@ -26,7 +26,8 @@ export function registerJobRoutes(app: FastifyInstance, ctx: AppContext): void {
         ? await listJobDeliveries(ctx.db, accountId, found.job.id)
         : undefined;
       const job = presentJob(found.job, found.events, ctx.store, new Date(), webhookDeliveries);
-      return successBody({ job }, { request_id: request.id });
+      const described = await ctx.registry.get(found.job.mode)?.describeJob?.(found.job, ctx.db);
+      return successBody({ job: { ...job, ...described } }, { request_id: request.id });
     },
   );
 
@@ -56,21 +57,10 @@ export function registerJobRoutes(app: FastifyInstance, ctx: AppContext): void {
     );
   });
 
-  // POST /jobs: a generation body for any registered mode, chosen by "operation" (default: stock video).
+  // POST /jobs: a generation body for any registered mode, chosen by "operation" (default: stock video);
+  // with "platforms", a fan-out publish job that renders that video and then posts it (docs/publishing.md).
   app.post('/api/v1/jobs', async (request, reply) => {
-    const body = isPlainObject(request.body) ? { ...request.body } : request.body;
-    let operation = 'stock';
-    if (isPlainObject(body) && 'operation' in body) {
-      operation = String(body.operation);
-      delete body.operation;
-    }
-    const mode = ctx.registry.get(operation);
-    if (!mode) {
-      const valid = ctx.registry.all().map((m) => m.name);
-      throw errors.inputInvalid(`operation must be one of: ${valid.join(', ') || '(no modes installed)'}`, [
-        { field: 'operation', message: `must be one of: ${valid.join(', ')}`, valid_values: valid },
-      ]);
-    }
+    const { mode, body } = modeForJobsBody(ctx.registry, request.body);
     const answer = await ctx.generation.submit({
       caller: callerOf(request),
       mode,

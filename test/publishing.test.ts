@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { productModes } from '../src/modes/index.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { checkTokenKey } from '../src/publishing/connections/token-key-check.ts';
+import { type HookReceiver, startHookReceiver } from './support/hook-receiver.ts';
 import { startXServer, type XFake } from './support/platforms/x-server.ts';
 import { startYouTubeServer, type YouTubeFake } from './support/platforms/youtube-server.ts';
 import { startTestService, type TestService, waitForJob } from './support/test-service.ts';
@@ -18,10 +19,12 @@ let youtube: YouTubeFake;
 let x: XFake;
 let videoJobId: string;
 let videoPath: string;
+let hooks: HookReceiver;
 
 const key = () => `publishing-${randomBytes(6).toString('hex')}`;
 
 before(async () => {
+  hooks = await startHookReceiver();
   youtube = await startYouTubeServer();
   x = await startXServer();
   service = await startTestService({
@@ -66,6 +69,7 @@ after(async () => {
   await service.stop();
   await youtube.close();
   await x.close();
+  await hooks.close();
 });
 
 const balance = async (): Promise<number> =>
@@ -261,6 +265,7 @@ void describe('fan-out jobs (POST /jobs with platforms)', () => {
         music: false,
         platforms: ['vidsite_shorts'],
         post: { caption: 'Water first' },
+        webhook_url: `${hooks.url}/fanout`,
       },
       headers: { 'idempotency-key': key() },
     });
@@ -282,6 +287,17 @@ void describe('fan-out jobs (POST /jobs with platforms)', () => {
     assert.equal(record.platforms[0]!.status, 'posted');
     assert.ok(record.artifacts.videoUrl);
     assert.equal(start - (await balance()), 65);
+
+    const [hook] = await hooks.waitFor('/fanout', 1, 30_000);
+    assert.equal(hook!.headers['x-service-event-type'], 'job.completed');
+    const event = JSON.parse(hook!.rawBody) as { data: Record<string, any> };
+    assert.equal(event.data.job_id, receipt.body.data.job_id);
+    assert.equal(event.data.status, 'completed');
+    assert.equal(event.data.credits_used, 13);
+    assert.equal(event.data.credits_refunded, 0);
+    assert.ok(event.data.video_url);
+    assert.equal(event.data.platforms[0].status, 'posted');
+    assert.ok(event.data.platforms[0].external_url);
   });
 
   void test('schedule_at holds the job; DELETE before it starts refunds it all; bad times are free 400s', async () => {
@@ -320,5 +336,21 @@ void describe('fan-out jobs (POST /jobs with platforms)', () => {
     });
     assert.equal(retired.status, 400);
     assert.equal(await balance(), start);
+  });
+});
+
+void describe('schedules of fan-out jobs', () => {
+  void test('a schedule takes a publish body, priced per run; its platforms are checked like the route', async () => {
+    const create = (body: Record<string, unknown>) =>
+      service.call('POST', '/api/v1/schedules', {
+        body: { cron: '0 9 * * *', time_zone: 'Europe/Paris', endpoint: 'jobs', body },
+        headers: { 'idempotency-key': key() },
+      });
+    const made = await create({ topic: 'a morning tip', platforms: ['vidsite_shorts'] });
+    assert.equal(made.status, 201, made.text);
+    assert.equal(made.body.data.price_per_run.usd_cents, 65);
+    const refused = await create({ topic: 'a morning tip', platforms: ['facesite_reels'] });
+    assert.equal(refused.status, 400, refused.text);
+    assert.ok(refused.text.includes('PLATFORM_NOT_CONNECTED') || refused.text.includes('body.platforms'));
   });
 });

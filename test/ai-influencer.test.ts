@@ -279,6 +279,13 @@ void describe('AI influencer variations', () => {
     assert.deepEqual(again.body.data.job_ids, data.job_ids);
     assert.ok(['distinct', 'similar'].includes(again.body.data.distinctness.status), again.text);
     assert.equal(again.body.data.distinctness.pairs.length, 1);
+    // Each variant's own receipt is kept under <key>:v<index>.
+    const item = await post(body, 'variations-walk-1:v1');
+    assert.equal(item.status, 200, item.text);
+    assert.equal(item.headers.get('x-idempotent-replay'), 'true');
+    assert.equal(item.body.data.job_id, data.job_ids[1]);
+    assert.deepEqual(item.body.data.variant, { index: 1, count: 2 });
+    assert.equal(item.body.data.price_usd_cents, 50);
     assert.equal(start - (await balance()), 100);
   });
 });

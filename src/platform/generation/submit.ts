@@ -200,7 +200,9 @@ export class GenerationService {
         return answer;
       }
       const parsed = await this.validated(mode, input.body, caller, stagingDir, false);
-      return await this.accept(input, parsed, stagingDir, (tx, answer) => claim.accept(tx, answer));
+      return await this.accept(input, parsed, stagingDir, (tx, answer, items) =>
+        claim.accept(tx, answer, items),
+      );
     } catch (error) {
       if (error instanceof ApiError && error.status < 500 && error.code !== 'REQUEST_IN_PROGRESS') {
         const answer = errorAnswer(error, requestId);
@@ -219,7 +221,7 @@ export class GenerationService {
     input: SubmitInput,
     parsed: ParsedGenerateRequest<unknown>,
     stagingDir: string,
-    store: (tx: Tx, answer: Answer) => Promise<void>,
+    store: (tx: Tx, answer: Answer, items: { suffix: string; answer: Answer }[]) => Promise<void>,
   ): Promise<Answer> {
     const { mode, caller, requestId } = input;
     const { config, db, queue, streamSecret } = this.deps;
@@ -343,7 +345,37 @@ export class GenerationService {
           { ...meta, credits_used: totalCents, credits_remaining: balance },
           { jobId, videoId },
         );
-        await store(tx, answer);
+        // Spec 1 §4.5: each variant's receipt is kept under `<key>:v<index>` too.
+        const items = variantSet
+          ? jobs.map((job, index) => ({
+              suffix: `:v${index}`,
+              answer: {
+                status: answer.status,
+                body: successBody(
+                  {
+                    ...Object.fromEntries(
+                      Object.entries(data).filter(([field]) => !['job_ids', 'distinctness'].includes(field)),
+                    ),
+                    job_id: job.id,
+                    video_id: job.videoId,
+                    poll_url: `/api/v1/jobs/${job.id}`,
+                    price_usd_cents: job.price.usdCents,
+                    websocket_url: websocketUrl(config.publicBaseUrl, streamSecret, job.id),
+                    variant: { index, count: jobs.length },
+                  },
+                  meta,
+                  { jobId: job.id, videoId: job.videoId },
+                ),
+                headers: {
+                  ...answer.headers,
+                  'x-job-id': job.id,
+                  ...chargeHeaders(job.price, job.estimate.renderSeconds.typical),
+                },
+                jobIds: [job.id],
+              },
+            }))
+          : [];
+        await store(tx, answer, items);
       });
     } catch (error) {
       if (staged) for (const workDir of workDirs) await rm(workDir, { recursive: true, force: true });

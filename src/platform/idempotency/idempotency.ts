@@ -38,8 +38,17 @@ export type ClaimResult =
 
 /** What a request holds while it is being handled; settle it exactly once. */
 export interface Claim {
-  /** Inside the transaction that creates the jobs: stores the accepted answer under the key and the body. */
-  accept(ex: Executor, answer: StoredAnswer): Promise<void>;
+  /**
+   * Inside the transaction that creates the jobs: stores the accepted answer under the key and the body.
+   * `items`: answers of the request's parts stored under `<key><suffix>` too (a variant set's jobs under
+   * `<key>:v<index>`), so the same body sent with an item's key replays that item; a key already taken by
+   * another request keeps its own answer.
+   */
+  accept(
+    ex: Executor,
+    answer: StoredAnswer,
+    items?: { suffix: string; answer: StoredAnswer }[],
+  ): Promise<void>;
   /** An answer that created no job (a refusal, a sandbox or batch answer): stored under the key only. */
   record(answer: StoredAnswer): Promise<void>;
   /** Forget the claim entirely (server errors, REQUEST_IN_PROGRESS): a retry with the same key runs again. */
@@ -91,8 +100,9 @@ export class Idempotency {
     };
     return {
       // Not marked settled: if the surrounding transaction rolls back, the claim is still to be recorded or released.
-      accept: async (ex, answer) => {
+      accept: async (ex, answer, items = []) => {
         if (keyHeld) await this.storeUnderKey(ex, scope, answer);
+        if (keyHeld && items.length > 0) await this.storeItems(ex, scope, items);
         if (fingerprint) {
           await ex
             .updateTable('request_fingerprints')
@@ -287,6 +297,33 @@ export class Idempotency {
       })
       .where('account_id', '=', scope.accountId)
       .where('key', '=', scope.key!)
+      .execute();
+  }
+
+  private async storeItems(
+    ex: Executor,
+    scope: IdempotencyScope,
+    items: { suffix: string; answer: StoredAnswer }[],
+  ): Promise<void> {
+    const requestHash = sha256(`${scope.endpoint}\n${canonicalJson(scope.body)}`);
+    await ex
+      .insertInto('idempotency_records')
+      .values(
+        items.map(({ suffix, answer }) => ({
+          account_id: scope.accountId,
+          key: `${scope.key!}${suffix}`,
+          endpoint: scope.endpoint,
+          request_hash: requestHash,
+          state: 'done',
+          status_code: answer.status,
+          response_body: JSON.stringify(answer.body),
+          response_headers: JSON.stringify(answer.headers),
+          job_ids: answer.jobIds,
+          locked_until: sql`now()`,
+          expires_at: sql`now() + make_interval(secs => ${KEY_TTL_SECONDS})`,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
       .execute();
   }
 

@@ -128,26 +128,6 @@ export async function markPostFailed(
     .execute();
 }
 
-/** Every platform still queued fails with the same error (the job ended before they were posted). */
-export async function failQueuedPosts(
-  db: Executor,
-  jobId: string,
-  error: { code: string; message: string },
-): Promise<void> {
-  await postDb(db)
-    .updateTable('platform_posts')
-    .set({
-      status: 'failed',
-      error_code: error.code,
-      error_message: error.message,
-      failed_at: sql`now()`,
-      updated_at: sql`now()`,
-    })
-    .where('job_id', '=', jobId)
-    .where('status', '=', 'queued')
-    .execute();
-}
-
 export async function platformPostStates(db: Executor, jobId: string): Promise<PlatformPostState[]> {
   const rows = await postDb(db)
     .selectFrom('platform_posts')

@@ -432,9 +432,10 @@ void describe('catalogs', () => {
       ['news_broadcast_recommend', 'POST', '/api/v1/news-broadcast/recommend', 25],
       ['brand_recommendations', 'GET', '/api/v1/brand/{brand_id}/recommendations', 15],
       ['avatar_creation', 'POST', '/api/v1/avatars', 265],
+      ['seo_article', 'POST', '/api/v1/articles', 10],
     ]);
     const displays = (tools.pricing.reads as { operation: string; display: string }[]).map((r) => r.display);
-    assert.deepEqual(displays, ['$0.10', '$0.05', '$0.10', '$0.25', '$0.15', '$2.65']);
+    assert.deepEqual(displays, ['$0.10', '$0.05', '$0.10', '$0.25', '$0.15', '$2.65', '$0.10']);
     const usage = (await service.call('GET', '/api/v1/usage')).body.data.pricing;
     assert.deepEqual(usage.reads, {
       trends_radar: 10,
@@ -443,6 +444,7 @@ void describe('catalogs', () => {
       news_broadcast_recommend: 25,
       brand_recommendations: 15,
       avatar_creation: 265,
+      seo_article: 10,
     });
   });
 });

@@ -1,7 +1,9 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'coverage/**', '**/*.mjs', 'eslint.config.js'] },
+  {
+    ignores: ['node_modules/**', 'data/**', 'coverage/**', '**/*.mjs', 'eslint.config.js', 'client/dist/**'],
+  },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },

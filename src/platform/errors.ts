@@ -46,6 +46,13 @@ export const errors = {
       'IDEMPOTENCY_KEY_REQUIRED',
       'This paid call needs an Idempotency-Key header (8-256 characters), unique per intended job.',
     ),
+  /** The MCP form: a tool call has no headers, so the key is an argument. */
+  idempotencyArgumentRequired: (tool: string) =>
+    new ApiError(
+      400,
+      'IDEMPOTENCY_KEY_REQUIRED',
+      `${tool} is paid: send idempotency_key (8-256 characters, unique per intended job) in its arguments, or dry_run: true to price it for free. Nothing was run or charged.`,
+    ),
   idempotencyKeyInvalid: () =>
     new ApiError(400, 'INPUT_INVALID', 'The Idempotency-Key header must be 8-256 characters.', {
       details: { fields: [{ field: 'Idempotency-Key', message: 'must be 8-256 characters' }] },
@@ -71,6 +78,10 @@ export const errors = {
   jobNotFound: (jobId: string) => new ApiError(404, 'JOB_NOT_FOUND', `Job ${jobId} was not found.`),
   routeNotFound: (method: string, url: string) =>
     new ApiError(404, 'NOT_FOUND', `No route ${method} ${url}. See GET /api/v1/capabilities for the routes.`),
+  methodNotAllowed: (method: string, url: string, allowed: string) =>
+    new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not served on ${url}; send ${allowed}.`, {
+      headers: { allow: allowed },
+    }),
   resourceAlreadyExists: () =>
     new ApiError(
       409,

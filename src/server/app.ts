@@ -12,6 +12,7 @@ import { newId } from '../platform/ids.ts';
 import type { AppContext } from './app-context.ts';
 import './http-types.ts';
 import { registerJsonBodyParser } from './json-body.ts';
+import { collectRoutes } from './openapi/route-collector.ts';
 import { registerRoutes } from './routes/index.ts';
 import { assertStorableFields } from './storable-text.ts';
 import { drainUnreadBody } from './unread-body.ts';
@@ -134,6 +135,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     void reply.status(404).send(errorBody(error, { request_id: request.id }));
   });
 
+  // Every route registered from here on is in the OpenAPI document (GET /api/v1/openapi.json).
+  collectRoutes(app);
   await registerRoutes(app, ctx);
   return app;
 }

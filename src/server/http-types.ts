@@ -1,4 +1,5 @@
 import type { Caller } from '../platform/generation/submit.ts';
+import type { RouteDocs } from './openapi/route-docs.ts';
 
 export type RateLimitClass = 'job_reads' | 'metadata';
 
@@ -10,6 +11,8 @@ declare module 'fastify' {
     /** Whether the route needs an API key (default true). */
     auth?: boolean;
     rateLimit?: RateLimitClass;
+    /** The route's entry in the OpenAPI document. */
+    docs?: RouteDocs;
   }
 }
 

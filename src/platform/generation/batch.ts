@@ -27,7 +27,7 @@ export function servedBatchEndpoints(registry: ModeRegistry): string[] {
   return BATCHABLE_ENDPOINTS.filter((endpoint) => registry.forEndpoint(endpoint));
 }
 
-const batchSchema = z.object({
+export const batchSchema = z.object({
   jobs: z
     .array(
       z.object({

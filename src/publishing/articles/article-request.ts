@@ -20,7 +20,7 @@ const phrase = (max: number) =>
     .max(max, `must be 1-${max} characters`)
     .refine((text) => /[\p{L}\p{N}]/u.test(text), 'must contain a letter or a digit');
 
-const articleRequestSchema = z
+export const articleRequestSchema = z
   .strictObject({
     topic: phrase(TOPIC_MAX_CHARS).optional(),
     pillar: phrase(PILLAR_MAX_CHARS).optional(),

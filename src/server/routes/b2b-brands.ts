@@ -9,9 +9,41 @@ import type { Answer, Caller } from '../../platform/generation/submit.ts';
 import { answerOnce } from '../../platform/idempotency/answer-once.ts';
 import type { AppContext } from '../app-context.ts';
 import { callerOf } from '../http-types.ts';
+import type { RouteDocs } from '../openapi/route-docs.ts';
 import { idempotencyKeyOf, sendAnswer } from './send-answer.ts';
 
 const BASE = '/api/v1/b2b/brands';
+
+const KIT_BUILD_ERRORS = [
+  'BRAND_CONFIRMATION_REQUIRED',
+  'BRAND_AUTOGEN_FAILED',
+  'LOGO_TOO_SMALL',
+  'LOGO_UNREADABLE',
+];
+
+const DOCS = {
+  create: {
+    summary: 'Create a brand kit',
+    description:
+      'A saved brand kit with a normalized logo, made by hand or built from website_url (a well-known brand domain needs confirm_authorized). 201 created, 200 when an existing kit of that website is reused.',
+    tags: ['Brand kits'],
+    body: createKitSchema,
+    successStatus: 201,
+    otherStatuses: { 200: 'An existing kit of this website was reused (or a sandbox key).' },
+    idempotency: 'recommended',
+    errors: KIT_BUILD_ERRORS,
+  },
+  list: { summary: 'List brand kits', tags: ['Brand kits'], query: listKitsQuerySchema },
+  get: { summary: 'Read a brand kit', tags: ['Brand kits'], errors: ['BRAND_NOT_FOUND'] },
+  patch: {
+    summary: 'Update a brand kit',
+    tags: ['Brand kits'],
+    body: updateKitSchema,
+    idempotency: 'recommended',
+    errors: ['BRAND_NOT_FOUND', ...KIT_BUILD_ERRORS],
+  },
+  remove: { summary: 'Delete a brand kit', tags: ['Brand kits'], errors: ['BRAND_NOT_FOUND'] },
+} satisfies Record<string, RouteDocs>;
 
 interface BrandParams {
   brand_id: string;
@@ -81,7 +113,7 @@ export function registerBrandKitRoutes(app: FastifyInstance, ctx: AppContext): v
     return sendAnswer(request, reply, answer);
   }
 
-  app.post(BASE, async (request, reply) => {
+  app.post(BASE, { config: { docs: DOCS.create } }, async (request, reply) => {
     const caller = callerOf(request);
     const input = parseBody(createKitSchema, request.body);
     const signal = clientGone(reply);
@@ -91,7 +123,7 @@ export function registerBrandKitRoutes(app: FastifyInstance, ctx: AppContext): v
     });
   });
 
-  app.get(BASE, { config: { rateLimit: 'metadata' } }, async (request) => {
+  app.get(BASE, { config: { rateLimit: 'metadata', docs: DOCS.list } }, async (request) => {
     const caller = callerOf(request);
     const query = listKitsQuerySchema.safeParse(request.query);
     if (!query.success) throw invalidInputError(fieldIssues(query.error));
@@ -100,27 +132,35 @@ export function registerBrandKitRoutes(app: FastifyInstance, ctx: AppContext): v
 
   app.get<{ Params: BrandParams }>(
     `${BASE}/:brand_id`,
-    { config: { rateLimit: 'metadata' } },
+    { config: { rateLimit: 'metadata', docs: DOCS.get } },
     async (request) => {
       const caller = callerOf(request);
       return successBody(await kits.read(caller, request.params.brand_id), meta(request, caller));
     },
   );
 
-  app.patch<{ Params: BrandParams }>(`${BASE}/:brand_id`, async (request, reply) => {
-    const caller = callerOf(request);
-    const patch = parseBody(updateKitSchema, request.body);
-    const signal = clientGone(reply);
-    const { brand_id: brandId } = request.params;
-    return once(request, reply, `b2b/brands/${brandId}:patch`, async () => ({
-      status: 200,
-      data: await kits.update(caller, brandId, patch, signal),
-    }));
-  });
+  app.patch<{ Params: BrandParams }>(
+    `${BASE}/:brand_id`,
+    { config: { docs: DOCS.patch } },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const patch = parseBody(updateKitSchema, request.body);
+      const signal = clientGone(reply);
+      const { brand_id: brandId } = request.params;
+      return once(request, reply, `b2b/brands/${brandId}:patch`, async () => ({
+        status: 200,
+        data: await kits.update(caller, brandId, patch, signal),
+      }));
+    },
+  );
 
-  app.delete<{ Params: BrandParams }>(`${BASE}/:brand_id`, async (request) => {
-    const caller = callerOf(request);
-    const kit = await kits.remove(caller, request.params.brand_id);
-    return successBody({ brand_id: kit.brand_id, deleted: true }, meta(request, caller));
-  });
+  app.delete<{ Params: BrandParams }>(
+    `${BASE}/:brand_id`,
+    { config: { docs: DOCS.remove } },
+    async (request) => {
+      const caller = callerOf(request);
+      const kit = await kits.remove(caller, request.params.brand_id);
+      return successBody({ brand_id: kit.brand_id, deleted: true }, meta(request, caller));
+    },
+  );
 }

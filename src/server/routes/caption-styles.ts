@@ -21,6 +21,7 @@ import { errors } from '../../platform/errors.ts';
 import { fieldIssues, invalidInputError } from '../../platform/generation/parse-request.ts';
 import type { AppContext } from '../app-context.ts';
 import { callerOf } from '../http-types.ts';
+import type { RouteDocs } from '../openapi/route-docs.ts';
 
 // Spec 2 §4.6: GET /resources/caption-styles, the 63 caption presets, and a rendered preview of each; the
 // `branded` category is drawn for a brand: a saved kit (brand_id), colours and a font sent in the query, or the
@@ -45,6 +46,25 @@ const brandQuery = {
 type BrandQuery = { brand_id?: string; primary_color?: string; accent_color?: string; font_family?: string };
 const listQuery = z.object({ ...brandQuery, category: z.enum(CAPTION_STYLE_CATEGORIES).optional() });
 const previewQuery = z.object(brandQuery);
+
+const DOCS = {
+  list: {
+    summary: 'Caption styles',
+    description:
+      'The caption presets with their look and a preview link; the branded ones drawn for a brand kit (brand_id), colours and a font from the query, or the account brand.',
+    tags: ['Transcription'],
+    query: listQuery,
+    errors: ['BRAND_NOT_FOUND'],
+  },
+  preview: {
+    summary: 'Caption style preview',
+    description: 'A rendered PNG of one preset, branded as the query says.',
+    tags: ['Transcription'],
+    query: previewQuery,
+    produces: ['image/png'],
+    errors: ['NOT_FOUND', 'BRAND_NOT_FOUND'],
+  },
+} satisfies Record<string, RouteDocs>;
 
 function parse<T>(schema: z.ZodType<T>, raw: unknown): T {
   const result = schema.safeParse(raw);
@@ -158,7 +178,7 @@ export function registerCaptionStyleRoutes(app: FastifyInstance, ctx: AppContext
     fontsDir: () => captionFontsDir(cache),
   });
 
-  app.get(BASE, { config: { rateLimit: 'metadata' } }, async (request) => {
+  app.get(BASE, { config: { rateLimit: 'metadata', docs: DOCS.list } }, async (request) => {
     const query = parse(listQuery, request.query);
     const { brand, styleOf } = looksFor(await brandOf(ctx, request, query));
     const listed = CAPTION_STYLE_PRESETS.filter((p) => !query.category || p.category === query.category);
@@ -195,7 +215,7 @@ export function registerCaptionStyleRoutes(app: FastifyInstance, ctx: AppContext
 
   app.get<{ Params: { id: string } }>(
     `${BASE}/:id/preview.png`,
-    { config: { rateLimit: 'metadata' } },
+    { config: { rateLimit: 'metadata', docs: DOCS.preview } },
     async (request, reply) => {
       const { id } = request.params;
       if (!captionStylePreset(id)) throw errors.notFound(`Caption style "${id}"`);

@@ -13,10 +13,40 @@ import { MAX_BATCH_JOBS, servedBatchEndpoints } from '../../platform/generation/
 import type { ModeDefinition, ModeRegistry } from '../../platform/modes/mode.ts';
 import type { AppContext } from '../app-context.ts';
 import { callerOf } from '../http-types.ts';
+import type { RouteDocs } from '../openapi/route-docs.ts';
 
 export const CAPABILITIES_VERSION = '2026-10-08';
 export const TOOLS_VERSION = '2026-10-06';
 export const SERVICE_VERSION = '1.0.0';
+
+const DOCS = {
+  health: {
+    summary: 'Health',
+    description: 'Answers 200 while the service and its database are reachable.',
+    tags: ['Catalogs'],
+    response: z.object({ status: z.literal('ok'), version: z.string() }),
+  },
+  caps: {
+    summary: 'Capability map',
+    description: `Every served mode with its path, input schema and options; field aliases, job statuses, batch and limits (version ${CAPABILITIES_VERSION}).`,
+    tags: ['Catalogs'],
+  },
+  tools: {
+    summary: 'Tools and price table',
+    description: `The served tools and paid reads with their prices, units and engines (version ${TOOLS_VERSION}).`,
+    tags: ['Catalogs'],
+  },
+  usage: {
+    summary: 'Balance and usage',
+    description: 'The live balance, the ledger totals and the price table of this account.',
+    tags: ['Catalogs'],
+  },
+  secret: {
+    summary: 'Webhook signing secret',
+    description: "The secret that signs this account's webhooks, and how signatures are written.",
+    tags: ['Webhooks'],
+  },
+} satisfies Record<string, RouteDocs>;
 
 function inputSchema(mode: ModeDefinition): unknown {
   try {
@@ -72,12 +102,12 @@ function sheets(ctx: AppContext): Record<string, unknown> {
 }
 
 export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/v1/health', { config: { auth: false } }, async (request) => {
+  app.get('/api/v1/health', { config: { auth: false, docs: DOCS.health } }, async (request) => {
     await ctx.db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
     return successBody({ status: 'ok', version: SERVICE_VERSION }, { request_id: request.id });
   });
 
-  app.get('/api/v1/capabilities', { config: { rateLimit: 'metadata' } }, async (request) => {
+  app.get('/api/v1/capabilities', { config: { rateLimit: 'metadata', docs: DOCS.caps } }, async (request) => {
     const batchEndpoints = servedBatchEndpoints(ctx.registry);
     return successBody(
       {
@@ -113,7 +143,7 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): vo
     );
   });
 
-  app.get('/api/v1/tools', { config: { auth: false } }, async (request) => {
+  app.get('/api/v1/tools', { config: { auth: false, docs: DOCS.tools } }, async (request) => {
     const prices = priceList(ctx.registry);
     const tools = prices.map(({ mode, entry }) => ({
       name: mode.name,
@@ -167,7 +197,7 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): vo
     );
   });
 
-  app.get('/api/v1/usage', { config: { rateLimit: 'metadata' } }, async (request) => {
+  app.get('/api/v1/usage', { config: { rateLimit: 'metadata', docs: DOCS.usage } }, async (request) => {
     const caller = callerOf(request);
     const summary = await ledgerSummary(ctx.db, caller.accountId);
     const account = await findAccount(ctx.db, caller.accountId);
@@ -198,17 +228,21 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): vo
     );
   });
 
-  app.get('/api/v1/webhook-secret', { config: { rateLimit: 'metadata' } }, async (request) => {
-    const account = await findAccount(ctx.db, callerOf(request).accountId);
-    return successBody(
-      {
-        secret: account!.webhook_secret,
-        signature_header: 'X-Service-Signature',
-        signature_format: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">',
-        event_type_header: 'X-Service-Event-Type',
-        event_id_header: 'X-Service-Event-Id',
-      },
-      { request_id: request.id },
-    );
-  });
+  app.get(
+    '/api/v1/webhook-secret',
+    { config: { rateLimit: 'metadata', docs: DOCS.secret } },
+    async (request) => {
+      const account = await findAccount(ctx.db, callerOf(request).accountId);
+      return successBody(
+        {
+          secret: account!.webhook_secret,
+          signature_header: 'X-Service-Signature',
+          signature_format: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">',
+          event_type_header: 'X-Service-Event-Type',
+          event_id_header: 'X-Service-Event-Id',
+        },
+        { request_id: request.id },
+      );
+    },
+  );
 }

@@ -72,6 +72,18 @@ export function registerClipVideoRoute(app: FastifyInstance, ctx: AppContext): v
   if (!clip) return;
   const mode = legacyClipMode(clip);
   app.post(CLIP_VIDEO_PATH, {
+    config: {
+      docs: {
+        summary: 'Clip a video (earlier format)',
+        description:
+          'The clip mode behind the older body and answers of spec 2 §4.9: 200 { success, message, taskId, videoId }, errors { success: false, message, error } (402 is sent as 400). Poll GET /api/v1/jobs/{taskId}. Prefer POST /api/v1/clipper/vidsite.',
+        tags: ['Generate'],
+        generation: { modes: [mode] },
+        legacy: { errorStatus: legacyStatus },
+        deprecated: true,
+        errors: [{ status: 404, code: 'USER_NOT_FOUND' }],
+      },
+    },
     // Authentication, body-parsing and unexpected errors of this route also answer in the older shape.
     errorHandler: (error: FastifyError | Error, request, reply) => {
       const apiError = error instanceof ApiError ? error : undefined;

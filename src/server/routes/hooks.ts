@@ -11,9 +11,19 @@ import { hookRequestSchema, type HookRequest } from '../../signals/hooks/hook-re
 import { HookService } from '../../signals/hooks/hook-service.ts';
 import type { AppContext } from '../app-context.ts';
 import { callerOf } from '../http-types.ts';
+import type { RouteDocs } from '../openapi/route-docs.ts';
 import { idempotencyKeyOf, sendAnswer } from './send-answer.ts';
 
 const PATH = '/api/v1/hooks/generate';
+
+const DOCS: RouteDocs = {
+  summary: 'Generate hooks',
+  description:
+    'Opening lines for a topic, ranked best first (local generator, or an LLM when configured). Free.',
+  tags: ['Signals'],
+  body: hookRequestSchema,
+  idempotency: 'recommended',
+};
 
 function parseHookRequest(body: unknown): HookRequest {
   if (!isPlainObject(body))
@@ -54,7 +64,7 @@ export function registerHookRoutes(app: FastifyInstance, ctx: AppContext): void 
     return { status: 200, body: successBody(data, meta), headers: {}, jobIds: [] };
   }
 
-  app.post(PATH, { config: { rateLimit: 'metadata' } }, async (request, reply) => {
+  app.post(PATH, { config: { rateLimit: 'metadata', docs: DOCS } }, async (request, reply) => {
     const settled = await answerOnce(
       ctx.idempotency,
       {

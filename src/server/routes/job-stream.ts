@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
+import { z } from 'zod';
 import { isFinal, type JobStatus } from '../../platform/jobs/job-status.ts';
 import {
   findJob,
@@ -10,6 +11,7 @@ import {
 import { presentArtifacts } from '../../platform/jobs/job-presenter.ts';
 import { verifyStreamToken } from '../../platform/jobs/stream-token.ts';
 import type { AppContext } from '../app-context.ts';
+import type { RouteDocs } from '../openapi/route-docs.ts';
 
 interface StreamMessage {
   type: 'progress';
@@ -22,6 +24,14 @@ interface StreamMessage {
   at: string;
 }
 
+const STREAM_DOCS: RouteDocs = {
+  summary: 'Progress stream (WebSocket)',
+  description:
+    "Open with a WebSocket client at the receipt's websocket_url: the signed token in its query authorizes it, no API key.",
+  tags: ['Jobs'],
+  query: z.object({ token: z.string().describe('The signed stream token of the receipt websocket_url.') }),
+};
+
 /**
  * GET /api/v1/jobs/{id}/stream?token=…: a WebSocket of progress messages. History is replayed first;
  * after that each new event arrives via PostgreSQL NOTIFY, whichever process runs the job.
@@ -29,7 +39,7 @@ interface StreamMessage {
 export function registerJobStreamRoute(app: FastifyInstance, ctx: AppContext): void {
   app.get<{ Params: { jobId: string }; Querystring: { token?: string } }>(
     '/api/v1/jobs/:jobId/stream',
-    { websocket: true, config: { auth: false } },
+    { websocket: true, config: { auth: false, docs: STREAM_DOCS } },
     (socket: WebSocket, request) => {
       const { jobId } = request.params;
       if (!verifyStreamToken(ctx.streamSecret, jobId, request.query.token ?? '')) {

@@ -1,14 +1,41 @@
 import type { FastifyInstance } from 'fastify';
 import { successBody } from '../../platform/envelope.ts';
 import { errors } from '../../platform/errors.ts';
-import { modeForJobsBody } from '../../platform/generation/jobs-body.ts';
+import { JOBS_DEFAULT_OPERATION, modeForJobsBody } from '../../platform/generation/jobs-body.ts';
 import { presentJob } from '../../platform/jobs/job-presenter.ts';
 import { CANCELLABLE_STATUSES, DELETABLE_STATUSES } from '../../platform/jobs/job-status.ts';
 import { findAccountJobWithEvents, listJobEvents } from '../../platform/jobs/jobs-repo.ts';
 import { listJobDeliveries } from '../../platform/webhooks/webhook-deliveries-repo.ts';
 import type { AppContext } from '../app-context.ts';
 import { callerOf } from '../http-types.ts';
+import { cancelledJobSchema, jobAnswerSchema } from '../openapi/response-schemas.ts';
+import type { RouteDocs } from '../openapi/route-docs.ts';
 import { idempotencyKeyOf, repeatTokenOf, sendAnswer } from './send-answer.ts';
+
+const DOCS = {
+  get: {
+    summary: 'Read a job',
+    description: 'Status, progress, artifacts (fresh signed links on every read) and error of a job.',
+    tags: ['Jobs'],
+    response: jobAnswerSchema,
+    errors: ['JOB_NOT_FOUND'],
+  },
+  cancel: {
+    summary: 'Cancel a job',
+    description: 'Cancels a job until it starts uploading; the charge is refunded in full.',
+    tags: ['Jobs'],
+    response: cancelledJobSchema,
+    errors: ['JOB_NOT_FOUND', 'JOBS_CANCEL_NOT_ALLOWED'],
+  },
+  remove: {
+    summary: 'Cancel a job before it starts',
+    description:
+      'Cancels a job that has not started rendering (e.g. a scheduled fan-out job), refunded in full.',
+    tags: ['Jobs'],
+    response: cancelledJobSchema,
+    errors: ['JOB_NOT_FOUND', 'JOBS_CANCEL_NOT_ALLOWED'],
+  },
+} satisfies Record<string, RouteDocs>;
 
 interface JobParams {
   jobId: string;
@@ -17,7 +44,7 @@ interface JobParams {
 export function registerJobRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get<{ Params: JobParams }>(
     '/api/v1/jobs/:jobId',
-    { config: { rateLimit: 'job_reads' } },
+    { config: { rateLimit: 'job_reads', docs: DOCS.get } },
     async (request) => {
       const { accountId } = callerOf(request);
       const found = await findAccountJobWithEvents(ctx.pool, accountId, request.params.jobId);
@@ -31,35 +58,54 @@ export function registerJobRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  app.post<{ Params: JobParams }>('/api/v1/jobs/:jobId/cancel', async (request) => {
-    const job = await ctx.lifecycle.cancel(
-      callerOf(request).accountId,
-      request.params.jobId,
-      CANCELLABLE_STATUSES,
-    );
-    const events = await listJobEvents(ctx.db, job.id);
-    return successBody(
-      { job: presentJob(job, events, ctx.store), refunded: !job.sandbox && job.price_cents > 0 },
-      { request_id: request.id },
-    );
-  });
+  app.post<{ Params: JobParams }>(
+    '/api/v1/jobs/:jobId/cancel',
+    { config: { docs: DOCS.cancel } },
+    async (request) => {
+      const job = await ctx.lifecycle.cancel(
+        callerOf(request).accountId,
+        request.params.jobId,
+        CANCELLABLE_STATUSES,
+      );
+      const events = await listJobEvents(ctx.db, job.id);
+      return successBody(
+        { job: presentJob(job, events, ctx.store), refunded: !job.sandbox && job.price_cents > 0 },
+        { request_id: request.id },
+      );
+    },
+  );
 
-  app.delete<{ Params: JobParams }>('/api/v1/jobs/:jobId', async (request) => {
-    const job = await ctx.lifecycle.cancel(
-      callerOf(request).accountId,
-      request.params.jobId,
-      DELETABLE_STATUSES,
-    );
-    const events = await listJobEvents(ctx.db, job.id);
-    return successBody(
-      { job: presentJob(job, events, ctx.store), refunded: !job.sandbox && job.price_cents > 0 },
-      { request_id: request.id },
-    );
-  });
+  app.delete<{ Params: JobParams }>(
+    '/api/v1/jobs/:jobId',
+    { config: { docs: DOCS.remove } },
+    async (request) => {
+      const job = await ctx.lifecycle.cancel(
+        callerOf(request).accountId,
+        request.params.jobId,
+        DELETABLE_STATUSES,
+      );
+      const events = await listJobEvents(ctx.db, job.id);
+      return successBody(
+        { job: presentJob(job, events, ctx.store), refunded: !job.sandbox && job.price_cents > 0 },
+        { request_id: request.id },
+      );
+    },
+  );
 
   // POST /jobs: a generation body for any registered mode, chosen by "operation" (default: stock video);
   // with "platforms", a fan-out publish job that renders that video and then posts it (docs/publishing.md).
-  app.post('/api/v1/jobs', async (request, reply) => {
+  const createDocs: RouteDocs = {
+    summary: 'Create a job',
+    description:
+      'A Generate body of any served mode, chosen by `operation` (default stock); with `platforms`, a fan-out job that renders the video and then posts it.',
+    tags: ['Jobs'],
+    successStatus: 201,
+    generation: {
+      modes: ctx.registry.all(),
+      selector: { field: 'operation', default: JOBS_DEFAULT_OPERATION },
+    },
+  };
+  app.post('/api/v1/jobs', { config: { docs: createDocs } }, async (request, reply) => {
     const { mode, body } = modeForJobsBody(ctx.registry, request.body);
     const answer = await ctx.generation.submit({
       caller: callerOf(request),

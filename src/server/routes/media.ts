@@ -1,8 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { errors } from '../../platform/errors.ts';
 import type { AppContext } from '../app-context.ts';
+import type { RouteDocs } from '../openapi/route-docs.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   mp4: 'video/mp4',
@@ -18,11 +20,25 @@ const CONTENT_TYPES: Record<string, string> = {
   m4a: 'audio/mp4',
 };
 
+const MEDIA_DOCS: RouteDocs = {
+  summary: 'Download a file',
+  description:
+    'A stored file (video, poster, captions, transcript) behind the expiring signed link a job record gives; byte ranges are served (206, 416 outside the file). Poll the job for fresh links.',
+  tags: ['Jobs'],
+  query: z.object({
+    expires: z.string().describe('Unix time the link expires at.'),
+    sig: z.string().describe('The link signature.'),
+  }),
+  produces: [...new Set(Object.values(CONTENT_TYPES)), 'application/octet-stream'],
+  errors: ['NOT_FOUND'],
+  headers: { 'accept-ranges': 'bytes', 'content-range': 'The bytes sent, on a 206 answer.' },
+};
+
 /** GET /media/<key>?expires=…&sig=…: serves stored files behind expiring signed links, with byte ranges. */
 export function registerMediaRoute(app: FastifyInstance, ctx: AppContext): void {
   app.get<{ Params: { '*': string }; Querystring: { expires?: string; sig?: string } }>(
     '/media/*',
-    { config: { auth: false } },
+    { config: { auth: false, docs: MEDIA_DOCS } },
     async (request, reply) => {
       const key = request.params['*'];
       const { expires = '', sig = '' } = request.query;

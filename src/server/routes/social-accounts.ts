@@ -3,11 +3,28 @@
 // are never returned.
 import type { FastifyInstance } from 'fastify';
 import { successBody } from '../../platform/envelope.ts';
-import { presentConnection } from '../../publishing/connections/connection-service.ts';
+import { connectSchema, presentConnection } from '../../publishing/connections/connection-service.ts';
 import type { AppContext } from '../app-context.ts';
 import { callerOf } from '../http-types.ts';
+import type { RouteDocs } from '../openapi/route-docs.ts';
 
 export const SOCIAL_ACCOUNTS_PATH = '/api/v1/social-accounts';
+
+const DOCS = {
+  connect: {
+    summary: 'Connect a social account',
+    description:
+      'Connects (or reconnects) one platform with tokens its owner obtained; tokens are sealed at rest and never returned. 201 new, 200 replaced.',
+    tags: ['Publishing'],
+    body: connectSchema,
+    successStatus: 201,
+    otherStatuses: { 200: 'An existing connection of this platform account was replaced.' },
+    errors: ['PUBLISHING_NOT_CONFIGURED'],
+  },
+  list: { summary: 'List social accounts', tags: ['Publishing'] },
+  get: { summary: 'Read a social account', tags: ['Publishing'], errors: ['CONNECTION_NOT_FOUND'] },
+  remove: { summary: 'Remove a social account', tags: ['Publishing'], errors: ['CONNECTION_NOT_FOUND'] },
+} satisfies Record<string, RouteDocs>;
 
 interface ConnectionParams {
   connection_id: string;
@@ -16,7 +33,7 @@ interface ConnectionParams {
 export function registerSocialAccountRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { connections, clients } = ctx.publishing;
 
-  app.post(SOCIAL_ACCOUNTS_PATH, async (request, reply) => {
+  app.post(SOCIAL_ACCOUNTS_PATH, { config: { docs: DOCS.connect } }, async (request, reply) => {
     const { accountId } = callerOf(request);
     const { connection, replaced } = await connections.connect(accountId, request.body);
     return reply
@@ -29,7 +46,7 @@ export function registerSocialAccountRoutes(app: FastifyInstance, ctx: AppContex
       );
   });
 
-  app.get(SOCIAL_ACCOUNTS_PATH, { config: { rateLimit: 'metadata' } }, async (request) => {
+  app.get(SOCIAL_ACCOUNTS_PATH, { config: { rateLimit: 'metadata', docs: DOCS.list } }, async (request) => {
     const { accountId } = callerOf(request);
     const list = await connections.list(accountId);
     return successBody(
@@ -40,7 +57,7 @@ export function registerSocialAccountRoutes(app: FastifyInstance, ctx: AppContex
 
   app.get<{ Params: ConnectionParams }>(
     `${SOCIAL_ACCOUNTS_PATH}/:connection_id`,
-    { config: { rateLimit: 'metadata' } },
+    { config: { rateLimit: 'metadata', docs: DOCS.get } },
     async (request) => {
       const { accountId } = callerOf(request);
       const connection = await connections.get(accountId, request.params.connection_id);
@@ -48,12 +65,16 @@ export function registerSocialAccountRoutes(app: FastifyInstance, ctx: AppContex
     },
   );
 
-  app.delete<{ Params: ConnectionParams }>(`${SOCIAL_ACCOUNTS_PATH}/:connection_id`, async (request) => {
-    const { accountId } = callerOf(request);
-    await connections.remove(accountId, request.params.connection_id);
-    return successBody(
-      { connection_id: request.params.connection_id, deleted: true },
-      { request_id: request.id },
-    );
-  });
+  app.delete<{ Params: ConnectionParams }>(
+    `${SOCIAL_ACCOUNTS_PATH}/:connection_id`,
+    { config: { docs: DOCS.remove } },
+    async (request) => {
+      const { accountId } = callerOf(request);
+      await connections.remove(accountId, request.params.connection_id);
+      return successBody(
+        { connection_id: request.params.connection_id, deleted: true },
+        { request_id: request.id },
+      );
+    },
+  );
 }

@@ -22,6 +22,7 @@ import {
   MAX_UPLOAD_BYTES,
   stockClipSchemas,
   type ExternalRecord,
+  type StockClipSchemas,
 } from '../../media/library/stock-clip-requests.ts';
 import {
   presentClip,
@@ -32,6 +33,7 @@ import {
 import { signUploadToken, verifyUploadToken } from '../../media/library/upload-token.ts';
 import type { AppContext } from '../app-context.ts';
 import { callerOf } from '../http-types.ts';
+import type { RouteDocs } from '../openapi/route-docs.ts';
 import { idempotencyKeyOf, sendAnswer } from './send-answer.ts';
 
 const BASE = '/api/stock-clips';
@@ -74,6 +76,103 @@ const uploadErrors = {
     ),
   empty: () => errors.inputInvalid('The body is empty: send the video file as the request body.'),
 };
+
+const UPLOAD_TYPES = ['video/*', 'application/octet-stream'];
+const OPERATOR = 'STOCK_LIBRARY_OPERATOR_REQUIRED';
+const NOT_FOUND = 'STOCK_CLIP_NOT_FOUND';
+
+/** The entries of these routes in the OpenAPI document, with the schemas they validate with. */
+function stockClipDocs(schemas: StockClipSchemas) {
+  const tags = ['Stock clips'];
+  const write = { tags, idempotency: 'recommended' as const };
+  return {
+    list: { summary: 'List and search stock clips', tags, query: schemas.listQuery },
+    stats: { summary: 'Stock library statistics', tags },
+    pending: {
+      summary: 'Clips waiting for their file',
+      description: 'Pending clips, each with whether a file is staged and the next step to take.',
+      tags,
+      query: schemas.pendingQuery,
+    },
+    get: { summary: 'Read a stock clip', tags, errors: [NOT_FOUND] },
+    patch: {
+      summary: 'Retag a stock clip',
+      tags,
+      body: schemas.patch,
+      errors: [OPERATOR, NOT_FOUND],
+    },
+    remove: { summary: 'Delete a stock clip', tags, errors: [OPERATOR, NOT_FOUND, 'STOCK_CLIP_GENERATED'] },
+    presignedUrl: {
+      ...write,
+      summary: 'Get an upload URL',
+      description:
+        'A new pending clip (201), or an existing one (clip_id, 200), with a signed URL to PUT its file to, valid 1 hour.',
+      body: schemas.presignedUrl,
+      successStatus: 201,
+      otherStatuses: { 200: 'An upload URL for an existing clip.' },
+      errors: [OPERATOR, NOT_FOUND],
+    },
+    confirmUpload: {
+      ...write,
+      summary: 'Confirm an upload',
+      description: 'Installs the staged file (or downloads the clip url) into the library.',
+      body: schemas.confirmUpload,
+      errors: [OPERATOR, NOT_FOUND, 'STOCK_CLIP_NO_MEDIA', 'INPUT_INVALID_MEDIA'],
+    },
+    extlibImport: {
+      ...write,
+      summary: 'Import from an external library',
+      description: 'Records of an external library as pending clips (created or updated).',
+      body: schemas.extlibImport,
+      errors: [OPERATOR],
+    },
+    extlibSingle: {
+      ...write,
+      summary: 'Import one external record',
+      body: schemas.extlibSingle,
+      successStatus: 201,
+      otherStatuses: { 200: 'The record was already imported and is updated.' },
+      errors: [OPERATOR],
+    },
+    mapMetadata: {
+      ...write,
+      summary: 'Preview metadata mapping',
+      description:
+        'How titles, tags and niches of one record (or of clips[]) would be mapped; saves nothing.',
+      body: schemas.mapMetadata,
+    },
+    incrementUsage: {
+      ...write,
+      summary: 'Count a use of a clip',
+      body: schemas.incrementUsage,
+      bodyRequired: false,
+      errors: [OPERATOR, NOT_FOUND],
+    },
+    presignedUpload: {
+      summary: 'Upload to a signed URL',
+      description:
+        'The file itself as the body; the signed URL authorizes it, no API key. Then confirm the upload.',
+      tags,
+      consumes: UPLOAD_TYPES,
+      errors: [uploadErrors.urlInvalid(), uploadErrors.urlExpired(), uploadErrors.notRaw(), NOT_FOUND],
+    },
+    directUpload: {
+      ...write,
+      summary: 'Upload a clip directly',
+      description: 'The file as the body and its metadata in the query; installed at once.',
+      query: schemas.directUploadQuery,
+      consumes: UPLOAD_TYPES,
+      successStatus: 201,
+      errors: [OPERATOR, uploadErrors.notRaw(), 'INPUT_INVALID_MEDIA'],
+    },
+    upload: {
+      ...write,
+      summary: "Upload a pending clip's file",
+      consumes: UPLOAD_TYPES,
+      errors: [OPERATOR, NOT_FOUND, uploadErrors.notRaw(), 'INPUT_INVALID_MEDIA'],
+    },
+  } satisfies Record<string, RouteDocs>;
+}
 
 function parse<T>(schema: z.ZodType<T>, raw: unknown): T {
   const result = schema.safeParse(raw);
@@ -150,6 +249,7 @@ export function registerStockClipRoutes(app: FastifyInstance, ctx: AppContext): 
       throw error;
     }
   });
+  const docs = stockClipDocs(schemas);
   let secret: Promise<string> | undefined;
   const uploadSecret = (): Promise<string> =>
     (secret ??= serverSecret(ctx.db, 'stock_clip_upload_secret').catch((error: unknown) => {
@@ -232,7 +332,7 @@ export function registerStockClipRoutes(app: FastifyInstance, ctx: AppContext): 
     };
   }
 
-  app.get(BASE, { config: { rateLimit: 'metadata' } }, async (request) => {
+  app.get(BASE, { config: { rateLimit: 'metadata', docs: docs.list } }, async (request) => {
     const query = parse(schemas.listQuery, request.query);
     const page = await store.list(query);
     return successBody(
@@ -245,11 +345,11 @@ export function registerStockClipRoutes(app: FastifyInstance, ctx: AppContext): 
     );
   });
 
-  app.get(`${BASE}/stats`, { config: { rateLimit: 'metadata' } }, async (request) => {
+  app.get(`${BASE}/stats`, { config: { rateLimit: 'metadata', docs: docs.stats } }, async (request) => {
     return successBody(await store.stats(), { request_id: request.id });
   });
 
-  app.get(`${BASE}/pending`, { config: { rateLimit: 'metadata' } }, async (request) => {
+  app.get(`${BASE}/pending`, { config: { rateLimit: 'metadata', docs: docs.pending } }, async (request) => {
     const query = parse(schemas.pendingQuery, request.query);
     const page = await store.pending(query);
     const clips = await Promise.all(
@@ -264,16 +364,20 @@ export function registerStockClipRoutes(app: FastifyInstance, ctx: AppContext): 
     );
   });
 
-  app.get<{ Params: IdParams }>(`${BASE}/:id`, { config: { rateLimit: 'metadata' } }, async (request) => {
-    const clip = await store.get(request.params.id);
-    const staged = clip.source !== 'generated' && (await store.hasStagedUpload(clip.id));
-    return successBody(
-      { clip: { ...presentClip(clip), has_staged_upload: staged } },
-      { request_id: request.id },
-    );
-  });
+  app.get<{ Params: IdParams }>(
+    `${BASE}/:id`,
+    { config: { rateLimit: 'metadata', docs: docs.get } },
+    async (request) => {
+      const clip = await store.get(request.params.id);
+      const staged = clip.source !== 'generated' && (await store.hasStagedUpload(clip.id));
+      return successBody(
+        { clip: { ...presentClip(clip), has_staged_upload: staged } },
+        { request_id: request.id },
+      );
+    },
+  );
 
-  app.patch<{ Params: IdParams }>(`${BASE}/:id`, async (request) => {
+  app.patch<{ Params: IdParams }>(`${BASE}/:id`, { config: { docs: docs.patch } }, async (request) => {
     await requireOperator(request);
     const changes = parse(schemas.patch, request.body);
     return successBody(
@@ -282,13 +386,13 @@ export function registerStockClipRoutes(app: FastifyInstance, ctx: AppContext): 
     );
   });
 
-  app.delete<{ Params: IdParams }>(`${BASE}/:id`, async (request) => {
+  app.delete<{ Params: IdParams }>(`${BASE}/:id`, { config: { docs: docs.remove } }, async (request) => {
     await requireOperator(request);
     const removed = await store.remove(request.params.id);
     return successBody({ clip: presentClip(removed), deleted: true }, { request_id: request.id });
   });
 
-  app.post(`${BASE}/presigned-url`, async (request, reply) => {
+  app.post(`${BASE}/presigned-url`, { config: { docs: docs.presignedUrl } }, async (request, reply) => {
     const accountId = await requireOperator(request);
     const body = parse(schemas.presignedUrl, request.body);
     return once(request, reply, 'presigned-url', request.body, async () => {
@@ -329,7 +433,7 @@ export function registerStockClipRoutes(app: FastifyInstance, ctx: AppContext): 
     });
   });
 
-  app.post(`${BASE}/confirm-upload`, async (request, reply) => {
+  app.post(`${BASE}/confirm-upload`, { config: { docs: docs.confirmUpload } }, async (request, reply) => {
     await requireOperator(request);
     const body = parse(schemas.confirmUpload, request.body);
     return once(request, reply, 'confirm-upload', request.body, async () => ({
@@ -338,7 +442,7 @@ export function registerStockClipRoutes(app: FastifyInstance, ctx: AppContext): 
     }));
   });
 
-  app.post(`${BASE}/extlib/import`, async (request, reply) => {
+  app.post(`${BASE}/extlib/import`, { config: { docs: docs.extlibImport } }, async (request, reply) => {
     const accountId = await requireOperator(request);
     const body = parse(schemas.extlibImport, request.body);
     return once(request, reply, 'extlib/import', request.body, async () => {
@@ -355,7 +459,7 @@ export function registerStockClipRoutes(app: FastifyInstance, ctx: AppContext): 
     });
   });
 
-  app.post(`${BASE}/extlib/single`, async (request, reply) => {
+  app.post(`${BASE}/extlib/single`, { config: { docs: docs.extlibSingle } }, async (request, reply) => {
     const accountId = await requireOperator(request);
     const { library, ...record } = parse(schemas.extlibSingle, request.body);
     return once(request, reply, 'extlib/single', request.body, async () => {
@@ -364,7 +468,7 @@ export function registerStockClipRoutes(app: FastifyInstance, ctx: AppContext): 
     });
   });
 
-  app.post(`${BASE}/map-metadata`, async (request, reply) => {
+  app.post(`${BASE}/map-metadata`, { config: { docs: docs.mapMetadata } }, async (request, reply) => {
     const body = parse(schemas.mapMetadata, request.body);
     return once(request, reply, 'map-metadata', request.body, async () => {
       if (!('clips' in body) || !Array.isArray(body.clips)) {
@@ -385,17 +489,21 @@ export function registerStockClipRoutes(app: FastifyInstance, ctx: AppContext): 
     });
   });
 
-  app.post<{ Params: IdParams }>(`${BASE}/:id/increment-usage`, async (request, reply) => {
-    await requireOperator(request);
-    const body = parse(schemas.incrementUsage, request.body ?? {});
-    return once(request, reply, 'increment-usage', { id: request.params.id, ...body }, async () => ({
-      status: 200,
-      data: {
-        clip_id: request.params.id,
-        usage_count: await store.incrementUsage(request.params.id, body.by),
-      },
-    }));
-  });
+  app.post<{ Params: IdParams }>(
+    `${BASE}/:id/increment-usage`,
+    { config: { docs: docs.incrementUsage } },
+    async (request, reply) => {
+      await requireOperator(request);
+      const body = parse(schemas.incrementUsage, request.body ?? {});
+      return once(request, reply, 'increment-usage', { id: request.params.id, ...body }, async () => ({
+        status: 200,
+        data: {
+          clip_id: request.params.id,
+          usage_count: await store.incrementUsage(request.params.id, body.by),
+        },
+      }));
+    },
+  );
 
   // The routes that take a file as the body. Their parsers hand the handler the request stream itself,
   // which is written to disk chunk by chunk (never buffered) once the caller is known to be allowed.
@@ -411,7 +519,7 @@ export function registerStockClipRoutes(app: FastifyInstance, ctx: AppContext): 
 
     scope.put<{ Params: { token: string } }>(
       `${BASE}/uploads/:token`,
-      { config: { auth: false } },
+      { config: { auth: false, docs: docs.presignedUpload } },
       async (request, reply) => {
         const check = verifyUploadToken(await uploadSecret(), request.params.token);
         if (!check.ok)
@@ -431,7 +539,7 @@ export function registerStockClipRoutes(app: FastifyInstance, ctx: AppContext): 
       },
     );
 
-    scope.post(`${BASE}/direct-upload`, async (request, reply) => {
+    scope.post(`${BASE}/direct-upload`, { config: { docs: docs.directUpload } }, async (request, reply) => {
       const accountId = await requireOperator(request);
       const query = parse(schemas.directUploadQuery, request.query);
       const described = describedClip(query);
@@ -467,26 +575,30 @@ export function registerStockClipRoutes(app: FastifyInstance, ctx: AppContext): 
       }
     });
 
-    scope.post<{ Params: IdParams }>(`${BASE}/:id/upload`, async (request, reply) => {
-      await requireOperator(request);
-      const clipId = request.params.id;
-      await store.getUploadable(clipId);
-      const incoming = store.incomingPath();
-      const received = await receive(rawBody(request, MAX_UPLOAD_BYTES), incoming, MAX_UPLOAD_BYTES);
-      try {
-        return await once(
-          request,
-          reply,
-          'upload',
-          { clip_id: clipId, sha256: received.sha256, bytes: received.bytes },
-          async () => ({
-            status: 200,
-            data: { clip: presentClip(await store.attach(clipId, incoming)) },
-          }),
-        );
-      } finally {
-        await rm(incoming, { force: true });
-      }
-    });
+    scope.post<{ Params: IdParams }>(
+      `${BASE}/:id/upload`,
+      { config: { docs: docs.upload } },
+      async (request, reply) => {
+        await requireOperator(request);
+        const clipId = request.params.id;
+        await store.getUploadable(clipId);
+        const incoming = store.incomingPath();
+        const received = await receive(rawBody(request, MAX_UPLOAD_BYTES), incoming, MAX_UPLOAD_BYTES);
+        try {
+          return await once(
+            request,
+            reply,
+            'upload',
+            { clip_id: clipId, sha256: received.sha256, bytes: received.bytes },
+            async () => ({
+              status: 200,
+              data: { clip: presentClip(await store.attach(clipId, incoming)) },
+            }),
+          );
+        } finally {
+          await rm(incoming, { force: true });
+        }
+      },
+    );
   });
 }

@@ -48,13 +48,13 @@ const commonFields = {
   min_virality: minVirality,
 };
 
-const radarSchema = z.strictObject({
+export const radarSchema = z.strictObject({
   ...commonFields,
   window_hours: wholeNumber(1, MAX_WINDOW_HOURS).default(24),
 });
 
 /** /trends/breaking takes the radar's parameters; its window defaults to 18 hours and is also spelled windowHours. */
-const breakingSchema = z.strictObject({
+export const breakingSchema = z.strictObject({
   ...commonFields,
   window_hours: wholeNumber(1, MAX_WINDOW_HOURS).optional(),
   windowHours: wholeNumber(1, MAX_WINDOW_HOURS).optional(),

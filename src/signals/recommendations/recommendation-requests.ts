@@ -37,7 +37,7 @@ export const recommendRequestSchema = z.strictObject({
 });
 export type RecommendRequest = z.infer<typeof recommendRequestSchema>;
 
-const planQuerySchema = z.strictObject({ geo });
+export const planQuerySchema = z.strictObject({ geo });
 export type PlanQuery = z.infer<typeof planQuerySchema>;
 
 export function parseRecommendRequest(body: unknown): RecommendRequest {

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
-import { MAX_SPEED, MIN_SPEED } from '../media/voice/espeak-args.ts';
+import { MAX_SPEED, MIN_SPEED } from '../media/voice/speed.ts';
 import { NARRATION_SAMPLE_RATE, toWavArgs } from '../media/voice/ffmpeg-args.ts';
 import { runProcess } from '../media/process/run-process.ts';
 import type { SynthesizedSpeech } from '../media/voice/synthesize.ts';

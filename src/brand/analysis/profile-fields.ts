@@ -28,7 +28,7 @@ function list<T extends z.ZodType>(item: T, min: number, max: number) {
     );
 }
 
-/** A voice of the catalogue the service speaks with: a local espeak-ng voice, or one of the speech service's. */
+/** A voice of the catalogue the service speaks with: a local voice (flite, festival, espeak-ng), or one of the speech service's. */
 export function isCatalogueVoice(id: string): boolean {
   if (id.startsWith(SPEECH_VOICE_PREFIX))
     return SPEECH_SERVICE_VOICES.includes(id.slice(SPEECH_VOICE_PREFIX.length));

@@ -50,7 +50,7 @@ describe('extractProfile', () => {
     assert.ok(profile.tone.includes('calm'), profile.tone.join());
     assert.ok(profile.topic_pool.length >= 20 && profile.topic_pool.length <= 40);
     assert.ok(profile.topic_pool.includes('Reformer pilates for core strength'));
-    assert.match(profile.voice.recommendation, /^espeak:en-us:/);
+    assert.match(profile.voice.recommendation, /^(flite|festival):/);
     assert.ok(profile.video_styles.includes('calm'));
     assert.ok(!profile.video_styles.some((s) => profile.anti_styles.includes(s)));
     assert.equal(profile.logo_url, 'https://cdn.test/logo.png');

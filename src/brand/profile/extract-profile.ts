@@ -25,7 +25,7 @@ export interface ProfileOptions {
   logoUrl: string | null;
   refiner?: BrandTextRefiner;
   signal?: AbortSignal;
-  /** The voice catalogue to recommend from; the service's espeak catalogue by default. */
+  /** The voice catalogue to recommend from; the service's local voice catalogue by default. */
   voices?: VoiceCatalogue;
 }
 

@@ -1,5 +1,5 @@
-// The narration voice a profile recommends, from the service's real voice catalogue (espeak-ng voices,
-// src/media/voice/voice-catalogue.ts): a voice that speaks the site's language, its gender chosen by tone.
+// The narration voice a profile recommends, from the service's real voice catalogue (flite, festival and
+// espeak-ng voices, src/media/voice/voice-catalogue.ts): a voice that speaks the site's language, its gender chosen by tone.
 // Voice ids already have the `<provider>:<name>` form the spec asks for ("espeak:en-us:female-1").
 import { dialectsFor, type Gender, type VoiceCatalogue } from '../../media/voice/voice-catalogue.ts';
 import type { Tone } from './tones.ts';

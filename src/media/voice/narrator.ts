@@ -3,7 +3,18 @@ import type { SpeechRecognizer } from '../speech/recognizer.ts';
 import { recordedSpeechTimers } from './recorded-speech-timers.ts';
 import type { SynthesizedSpeech } from './synthesize.ts';
 import { synthesize } from './synthesize.ts';
-import { listVoices, resolveVoice, VoiceUnavailableError, type VoiceInfo } from './voice-catalogue.ts';
+import {
+  dialectsFor,
+  listVoices,
+  loadVoiceCatalogue,
+  resolveVoice,
+  VoiceUnavailableError,
+  type Gender,
+  type VoiceInfo,
+} from './voice-catalogue.ts';
+
+type CatalogueVoice = Pick<VoiceInfo, 'id' | 'engine' | 'gender' | 'locale' | 'name' | 'note'>;
+const GENDERS: readonly Gender[] = ['female', 'male'];
 
 /** Voice ids of the configured OpenAI-compatible speech service are written `speech:<voice>`. */
 export const SPEECH_VOICE_PREFIX = 'speech:';
@@ -39,7 +50,8 @@ export interface SpeechServiceSettings {
 }
 
 /**
- * Chooses the engine for a voice id: local espeak-ng voices, or the speech service when one is configured.
+ * Chooses the engine for a voice id: the local voices (flite and festival for English, espeak-ng for every
+ * language; voice-catalogue.ts), or the speech service when one is configured.
  * The service's audio comes without word timings; they come from forced alignment of the script or, failing
  * that, from `recognizer` (the service's timings are never estimated where either can place the words).
  */
@@ -114,23 +126,48 @@ export class Narrator {
     ];
   }
 
-  /** The voice catalogue for /capabilities: local voices per language, plus the service's when configured. */
+  /**
+   * The voice catalogue for /capabilities: local voices per language, best first, with the voice each
+   * `voice_gender` gets by default; plus the service's voices when one is configured.
+   */
   catalogue(): {
     engine: string;
-    languages: Record<string, Pick<VoiceInfo, 'id' | 'gender' | 'locale' | 'name'>[]>;
+    languages: Record<string, CatalogueVoice[]>;
+    defaults: Record<string, Partial<Record<Gender, string>>>;
     service_voices: string[];
   } {
-    const languages: Record<string, Pick<VoiceInfo, 'id' | 'gender' | 'locale' | 'name'>[]> = {};
-    for (const voice of listVoices())
+    const catalogue = loadVoiceCatalogue();
+    const languages: Record<string, CatalogueVoice[]> = {};
+    for (const voice of catalogue.voices)
       (languages[voice.language] ??= []).push({
         id: voice.id,
+        engine: voice.engine,
         gender: voice.gender,
         locale: voice.locale,
         name: voice.name,
+        note: voice.note,
       });
+    const defaults: Record<string, Partial<Record<Gender, string>>> = {};
+    for (const [language, voices] of Object.entries(languages)) {
+      // Natural voices first, then by the dialects a request for the bare language would choose from.
+      const rank = new Map(dialectsFor(catalogue, language).map((d, i) => [d.locale, i]));
+      const espeak = (v: CatalogueVoice) => Number(v.engine === 'espeak');
+      voices.sort(
+        (a, b) =>
+          espeak(a) - espeak(b) || (rank.get(a.locale) ?? rank.size) - (rank.get(b.locale) ?? rank.size),
+      );
+      for (const gender of GENDERS) {
+        try {
+          (defaults[language] ??= {})[gender] = resolveVoice({ language, gender }).id;
+        } catch (error) {
+          if (!(error instanceof VoiceUnavailableError)) throw error;
+        }
+      }
+    }
     return {
-      engine: 'espeak-ng (local)',
+      engine: 'flite and festival (English), espeak-ng (every language); local',
       languages,
+      defaults,
       service_voices: this.service ? SPEECH_SERVICE_VOICES.map((v) => SPEECH_VOICE_PREFIX + v) : [],
     };
   }

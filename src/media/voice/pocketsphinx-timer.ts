@@ -125,8 +125,10 @@ async function align(request: WordTimingRequest, modelDir: string): Promise<Time
         segment.words.map((w) => [...w.spoken].length),
         speech,
       );
-      // Words aligned into the appended padding end where the real audio ends.
-      const clamp = (t: number) => Math.min(t, track.durationSec);
+      // The aligner can stretch a segment's first word back over the silence the voice leads with (festival
+      // and flite start every sentence with about 0.2 s of it, and a stop like "b" sounds silent at first), or
+      // its last word into the padding; no word of the segment lies outside the speech measured in it.
+      const clamp = (t: number) => Math.min(Math.max(t, speech.start), speech.end, track.durationSec);
       placed.timings.forEach((t, i) =>
         words.push({ word: segment.words[i]!.text, start: clamp(t.start), end: clamp(t.end) }),
       );

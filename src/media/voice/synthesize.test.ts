@@ -79,34 +79,40 @@ function assertWordAfterPause(
   );
 }
 
-void test('English narration: exact WAV length, every word aligned in order, words after pauses where they start', async () => {
+void test('English narration, natural and espeak voices: exact WAV length, every word aligned in order, words after pauses where they start', async () => {
   const text = 'Honey never spoils, even after many years. Bees work hard all summer long.';
-  const outPath = join(dir, 'en.wav');
-  const speech = await synthesize({
-    text,
-    voice: resolveVoice({ language: 'en', gender: 'female' }),
-    outPath,
-  });
+  const voices = [
+    resolveVoice({ language: 'en', gender: 'female' }),
+    resolveVoice({ language: 'en', gender: 'male' }),
+    resolveVoice({ language: 'en', voiceId: 'espeak:en-us:female-1' }),
+  ];
+  assert.deepEqual(
+    voices.map((v) => v.id),
+    ['festival:slt-hts', 'flite:rms', 'espeak:en-us:female-1'],
+  );
+  for (const voice of voices) {
+    const outPath = join(dir, `en-${voice.engine}.wav`);
+    const speech = await synthesize({ text, voice, outPath });
+    assert.equal(speech.voiceId, voice.id);
+    assert.equal(speech.timingSource, 'aligned', voice.id);
+    assert.ok(speech.interpolatedWords <= 1, `${voice.id} interpolated ${speech.interpolatedWords}`);
+    assert.ok(Math.abs((await probeDuration(outPath)) - speech.durationSec) < 0.002);
+    const { stdout } = await run('ffprobe', [
+      '-v',
+      'error',
+      '-show_entries',
+      'stream=sample_rate,channels',
+      '-of',
+      'csv=p=0',
+      outPath,
+    ]);
+    assert.equal(stdout.trim(), '48000,1');
+    assertWellFormed(speech.words, text.split(' '), speech.durationSec);
 
-  assert.equal(speech.voiceId, 'espeak:en-us:female-1');
-  assert.equal(speech.timingSource, 'aligned');
-  assert.ok(speech.interpolatedWords <= 1, `interpolated ${speech.interpolatedWords}`);
-  assert.ok(Math.abs((await probeDuration(outPath)) - speech.durationSec) < 0.002);
-  const { stdout } = await run('ffprobe', [
-    '-v',
-    'error',
-    '-show_entries',
-    'stream=sample_rate,channels',
-    '-of',
-    'csv=p=0',
-    outPath,
-  ]);
-  assert.equal(stdout.trim(), '48000,1');
-  assertWellFormed(speech.words, text.split(' '), speech.durationSec);
-
-  const pauses = await silences(outPath);
-  assertWordAfterPause(speech.words, 'spoils,', pauses);
-  assertWordAfterPause(speech.words, 'years.', pauses);
+    const pauses = await silences(outPath);
+    assertWordAfterPause(speech.words, 'spoils,', pauses);
+    assertWordAfterPause(speech.words, 'years.', pauses);
+  }
 });
 
 void test('Spanish and German narration get sentence-estimated timings for every word', async () => {

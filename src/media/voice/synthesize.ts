@@ -1,15 +1,17 @@
-// Local narration: espeak-ng speaks the script sentence by sentence (so every sentence boundary is exact),
-// the pieces are joined into one 48 kHz mono WAV, and every word gets a timing.
+// Local narration: the voice's engine (flite, festival or espeak-ng) speaks the script sentence by sentence (so
+// every sentence boundary is exact), the pieces are joined into one 48 kHz mono WAV, and every word gets a
+// timing.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WordTiming } from '../types.ts';
 import { runProcess } from '../process/run-process.ts';
-import { espeakSynthesisArgs, speedToWordsPerMinute } from './espeak-args.ts';
 import { sentenceEstimateTimer } from './estimate-timer.ts';
 import { NARRATION_SAMPLE_RATE, concatWavArgs } from './ffmpeg-args.ts';
 import { pocketsphinxTimer } from './pocketsphinx-timer.ts';
 import { splitScript } from './script-words.ts';
+import { checkSpeed } from './speed.ts';
+import { synthesisCommand } from './synthesis-command.ts';
 import type { VoiceInfo } from './voice-catalogue.ts';
 import { parseWav } from './wav-file.ts';
 import { timeWords, type TimingSegment, type TimingSource, type WordTimer } from './word-timer.ts';
@@ -17,7 +19,7 @@ import { timeWords, type TimingSegment, type TimingSource, type WordTimer } from
 export interface SynthesizeOptions {
   text: string;
   voice: VoiceInfo;
-  /** 0.7–1.3; 1 is espeak's normal rate. */
+  /** 0.7–1.3; 1 is the voice's normal rate. */
   speed?: number;
   /** Where the WAV is written. */
   outPath: string;
@@ -43,7 +45,7 @@ export function defaultWordTimers(): WordTimer[] {
   return [pocketsphinxTimer(), sentenceEstimateTimer()];
 }
 
-// espeak-ng is single-threaded and quick; two at a time keeps a shared 2-core machine responsive.
+// The engines are single-threaded; two at a time keeps a shared 2-core machine responsive.
 const CONCURRENCY = 2;
 
 async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<R>) {
@@ -61,7 +63,7 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
 
 export async function synthesize(options: SynthesizeOptions): Promise<SynthesizedSpeech> {
   const { voice, signal } = options;
-  const wordsPerMinute = speedToWordsPerMinute(options.speed ?? 1);
+  const speed = checkSpeed(options.speed ?? 1);
   const sentences = splitScript(options.text, voice.language);
   if (sentences.length === 0) throw new Error('Narration text has no words to speak.');
 
@@ -69,10 +71,8 @@ export async function synthesize(options: SynthesizeOptions): Promise<Synthesize
   try {
     const pieces = await mapLimited(sentences, CONCURRENCY, async (sentence, i) => {
       const path = join(dir, `sentence-${i}.wav`);
-      await runProcess('espeak-ng', espeakSynthesisArgs(voice.espeakVoice, wordsPerMinute, path), {
-        input: sentence.text,
-        signal,
-      });
+      const { command, args, input } = synthesisCommand(voice, sentence.text, speed, path);
+      await runProcess(command, args, { input, signal });
       return { path, durationSec: parseWav(await readFile(path)).durationSec };
     });
     await runProcess(

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { installedNaturalVoices, NATURAL_ENGLISH_VOICES } from './english-voices.ts';
 import { parseEspeakVoiceList } from './espeak-voice-list.ts';
 import {
   buildVoiceCatalogue,
@@ -44,9 +45,55 @@ void test('every espeak language gets its own voice and four variants, with gend
       locale: 'en-us',
       name: `English (America), ${gender} ${[1, 1, 2, 2, 3][i]}`,
       gender,
+      engineVoice: espeakVoice,
       espeakVoice,
+      note: slot === 'male-3' ? 'espeak-ng Klatt synthesis: the most robotic' : catalogue.voices[0]!.note,
     })),
   );
+});
+
+void test('natural voices lead their dialect, keep espeak ids as they were, and take the dialect for phonemes', () => {
+  const natural = buildVoiceCatalogue(
+    LANGUAGES,
+    VARIANTS,
+    installedNaturalVoices({ flite: ['rms', 'slt', 'awb', 'kal'], festival: ['cmu_us_slt_arctic_hts'] }),
+  );
+  const enUs = natural.voices.filter((v) => v.locale === 'en-us');
+  assert.deepEqual(
+    enUs.map((v) => `${v.id} ${v.engine} ${v.engineVoice} ${v.espeakVoice}`),
+    [
+      'flite:rms flite rms gmw/en-US',
+      'festival:slt-hts festival cmu_us_slt_arctic_hts gmw/en-US',
+      'flite:slt flite slt gmw/en-US',
+      ...catalogue.voices
+        .filter((v) => v.locale === 'en-us')
+        .map((v) => `${v.id} espeak ${v.espeakVoice} ${v.espeakVoice}`),
+    ],
+  );
+  // awb speaks Scottish English, a dialect this espeak list lacks; kal16 is not installed.
+  assert.ok(!natural.voices.some((v) => v.id === 'flite:awb' || v.id === 'flite:kal16'));
+  assert.ok(enUs.every((v) => v.language === 'en' && v.note.length > 0));
+
+  const cases: [Parameters<typeof resolveVoiceIn>[1], string][] = [
+    [{ language: 'en' }, 'flite:rms'],
+    [{ language: 'en', gender: 'male' }, 'flite:rms'],
+    [{ language: 'en-US', gender: 'female' }, 'festival:slt-hts'],
+    [{ language: 'en', gender: 'male', voiceId: 'espeak:en-us:male-2' }, 'espeak:en-us:male-2'],
+    [{ language: 'en-gb', gender: 'female' }, 'festival:slt-hts'],
+    [{ language: 'en-gb', voiceId: 'espeak:en-gb:female-1' }, 'espeak:en-gb:female-1'],
+    [{ language: 'en-gb', voiceId: 'flite:slt' }, 'flite:slt'],
+    [{ language: 'es', gender: 'female' }, 'espeak:es:female-1'],
+  ];
+  for (const [request, id] of cases)
+    assert.equal(resolveVoiceIn(natural, request).id, id, JSON.stringify(request));
+  assert.throws(() => resolveVoiceIn(natural, { language: 'es', voiceId: 'flite:rms' }), /speaks "en"/);
+});
+
+void test('the natural voice table: unique ids, a male and a female English voice first in their gender', () => {
+  const ids = NATURAL_ENGLISH_VOICES.map((v) => v.id);
+  assert.equal(new Set(ids).size, ids.length);
+  assert.equal(NATURAL_ENGLISH_VOICES.find((v) => v.gender === 'male')!.id, 'flite:rms');
+  assert.equal(NATURAL_ENGLISH_VOICES.find((v) => v.gender === 'female')!.id, 'festival:slt-hts');
 });
 
 void test('mbrola voices are left out and voices sharing a code are told apart by their file', () => {
@@ -121,14 +168,19 @@ void test('a language without any voice is refused with no valid ids', () => {
   );
 });
 
-void test('the installed espeak-ng gives male and female voices for the main languages', () => {
+void test('the installed engines give male and female voices for the main languages; English ones are natural', () => {
   const voices = listVoices();
   assert.equal(new Set(voices.map((v) => v.id)).size, voices.length);
   for (const language of ['en', 'es', 'fr', 'de', 'pt', 'zh', 'it', 'ja', 'ru', 'hi']) {
     assert.equal(resolveVoice({ language, gender: 'female' }).gender, 'female', language);
     assert.equal(resolveVoice({ language, gender: 'male' }).gender, 'male', language);
   }
-  assert.equal(resolveVoice({ language: 'en' }).id, 'espeak:en-us:male-1');
+  assert.equal(resolveVoice({ language: 'en' }).id, 'flite:rms');
+  assert.equal(resolveVoice({ language: 'en', gender: 'female' }).id, 'festival:slt-hts');
+  assert.equal(resolveVoice({ language: 'en', voiceId: 'espeak:en-us:male-1' }).engine, 'espeak');
+  for (const id of ['flite:slt', 'flite:kal16', 'flite:awb'])
+    assert.equal(resolveVoice({ language: 'en', voiceId: id }).id, id);
+  assert.equal(resolveVoice({ language: 'de', gender: 'female' }).engine, 'espeak');
   assert.equal(resolveVoice({ language: 'zh' }).locale, 'cmn');
   assert.throws(() => resolveVoice({ language: 'tlh' }), VoiceUnavailableError);
   assert.throws(

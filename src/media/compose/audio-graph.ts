@@ -1,6 +1,7 @@
 // Audio half of the composition filter graph: narration, ducked music and scene sound mixed to one bed.
 import { num } from '../ffmpeg/filter-escape.ts';
-import type { InputPlan } from './compose-inputs.ts';
+import { bedGraph, planBed } from '../music/bed-graph.ts';
+import type { InputPlan, MusicInputs } from './compose-inputs.ts';
 import type { ResolvedSpec } from './compose-spec.ts';
 import type { GraphPart } from './video-graph.ts';
 
@@ -12,6 +13,23 @@ export const MIX_FORMAT = 'aformat=sample_fmts=fltp:sample_rates=48000:channel_l
  * triggers it, ratio 8 pulls music ~12 dB under the voice, release long enough not to pump between words.
  */
 export const DUCKING = 'sidechaincompress=threshold=0.02:ratio=8:attack=20:release=350';
+
+/**
+ * The start of the music's chain: a library bed fitted to the video as intro, loop and outro (its chains
+ * added to `filters`; its output is 48 kHz stereo float, exactly the video's length), or the looped file.
+ */
+function musicSource(
+  music: NonNullable<ResolvedSpec['music']>,
+  inputs: MusicInputs,
+  durationSec: number,
+  filters: string[],
+): string {
+  if (!music.bed || !inputs.bed) return `[${inputs.loop}:a]${MIX_FORMAT},`;
+  const { sections } = music.bed;
+  const labels = { intro: `${inputs.bed.intro}:a`, loop: `${inputs.loop}:a`, outro: `${inputs.bed.outro}:a` };
+  filters.push(bedGraph(sections, planBed(sections, durationSec), labels, 'bed'));
+  return '[bed]';
+}
 
 /**
  * The mixed (not yet normalised) audio, or null when nothing in the spec makes sound. The music bed ducks under
@@ -66,19 +84,15 @@ export function buildAudioMix(spec: ResolvedSpec, inputs: InputPlan): GraphPart 
     branches.push('scene');
   }
 
-  if (music) {
+  if (music && inputs.music) {
     const { volume, fadeInSec, fadeOutSec } = music;
     const fades: string[] = [];
     if (fadeInSec > 0) fades.push(`afade=t=in:st=0:d=${num(fadeInSec)}`);
     if (fadeOutSec > 0)
       fades.push(`afade=t=out:st=${num(spec.durationSec - fadeOutSec)}:d=${num(fadeOutSec)}`);
-    const chain = [
-      `[${inputs.music}:a]${MIX_FORMAT}`,
-      `volume=${num(volume)}`,
-      ...fades,
-      `atrim=duration=${d}`,
-    ];
-    filters.push(`${chain.join(',')}[music]`);
+    const source = musicSource(music, inputs.music, spec.durationSec, filters);
+    const chain = [`volume=${num(volume)}`, ...fades, `atrim=duration=${d}`];
+    filters.push(`${source}${chain.join(',')}[music]`);
     if (keys.length === 0) {
       branches.push('music');
     } else {

@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildAudioMeasureCommand, buildComposeCommand } from './compose-command.ts';
 import type { ComposeSpec } from './compose-spec.ts';
+import { bedSections, bedTiming } from '../music/timing.ts';
 
 const FMT = 'aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo';
 const COVER = 'crop=w=min(iw\\,ih*9/16):h=min(ih\\,iw*16/9),scale=270:480,format=yuv420p,setsar=1';
@@ -220,6 +221,85 @@ describe('buildComposeCommand', () => {
       '-movflags',
       '+faststart',
       'o.mp4',
+    ]);
+  });
+});
+
+describe('a library bed', () => {
+  // 120 bpm, 2 s bars: a 4 s intro, a 16 s loop, a 4 s outro body (src/media/music/bed-graph.test.ts).
+  const sections = bedSections(bedTiming({ bpm: 120, chordCount: 4, barsPerChord: 1 }));
+  const BED: ComposeSpec = {
+    outputPath: 'out.mp4',
+    width: 270,
+    height: 480,
+    durationSec: 30,
+    scenes: [{ path: 'a.png', inPoint: 0, duration: 30 }],
+    narration: { path: 'n.wav' },
+    music: {
+      path: 'loop.m4a',
+      bed: { introPath: 'intro.m4a', outroPath: 'outro.m4a', sections },
+      volume: 0.3,
+    },
+    loudness: { gain: { gainDb: 2, limiter: false } },
+  };
+  /** The audio of BED, the narration at input `narration` and the bed's three files after it. */
+  const bedMix = (narration: number) => [
+    `[${narration}:a]${FMT},apad=whole_dur=30,atrim=duration=30,asplit=2[narr][narrkey]`,
+    // 4 s of intro, 20 s of loop from its downbeat (entering 50 ms early to crossfade), 6 s of outro.
+    `[${narration + 2}:a]${FMT},atrim=start_sample=765600:end_sample=1728000,asetpts=PTS-STARTPTS[bedloop]`,
+    `[${narration + 1}:a]${FMT},atrim=start_sample=0:end_sample=192000,asetpts=PTS-STARTPTS[bedintro]`,
+    '[bedintro][bedloop]acrossfade=ns=2400:c1=tri:c2=tri[bedhead]',
+    `[${narration + 3}:a]${FMT},atrim=start_sample=0:end_sample=290400,asetpts=PTS-STARTPTS[bedoutro]`,
+    '[bedhead][bedoutro]acrossfade=ns=2400:c1=tri:c2=tri[bedbody]',
+    '[bedbody]afade=t=out:ss=1392000:ns=48000[bed]',
+    // No fades of the composition's own: the bed starts and ends itself. It still ducks under the voice.
+    '[bed]volume=0.3,atrim=duration=30[music]',
+    '[music][narrkey]sidechaincompress=threshold=0.02:ratio=8:attack=20:release=350[ducked]',
+    '[narr][ducked]amix=inputs=2:duration=longest:dropout_transition=0:normalize=0[mix]',
+  ];
+  const bedInputs = ['-i', 'intro.m4a', '-stream_loop', '-1', '-i', 'loop.m4a', '-i', 'outro.m4a'];
+
+  test('the intro, the loop read round and round, and the outro, fitted to the video', () => {
+    const { args } = buildComposeCommand(BED);
+    const graph = args[args.indexOf('-filter_complex') + 1]?.split(';');
+    assert.deepEqual(args.slice(1, args.indexOf('-filter_complex')), [
+      ...['-framerate', '30', '-i', 'a.png'],
+      ...['-i', 'n.wav'],
+      ...bedInputs,
+    ]);
+    assert.deepEqual(graph, [
+      `[0:v]${COVER},loop=loop=899:size=1,setpts=N/30/TB[v0]`,
+      ...bedMix(1),
+      '[mix]volume=2dB[aout]',
+    ]);
+  });
+
+  test('the loudness pass reads the same three files', () => {
+    const command = buildAudioMeasureCommand(BED);
+    assert.deepEqual(command?.args, [
+      ...['-i', 'n.wav'],
+      ...bedInputs,
+      '-filter_complex',
+      [...bedMix(0), '[mix]volume=2dB,ebur128=peak=true[measured]'].join(';'),
+      ...['-map', '[measured]', '-f', 'null', '-'],
+    ]);
+  });
+
+  test('too short for an outro: the loop from its downbeat, faded by the bed; asked fades still apply', () => {
+    const { args } = buildComposeCommand({
+      ...BED,
+      durationSec: 7,
+      scenes: [{ path: 'a.png', inPoint: 0, duration: 7 }],
+      narration: undefined,
+      music: { ...BED.music!, fadeInSec: 0.5 },
+    });
+    const graph = args[args.indexOf('-filter_complex') + 1]?.split(';');
+    // The intro (input 1) and the outro (3) are opened but not played.
+    assert.deepEqual(graph?.slice(1), [
+      `[2:a]${FMT},atrim=start_sample=0:end_sample=336000,asetpts=PTS-STARTPTS[bedloop]`,
+      '[bedloop]afade=t=out:ss=252000:ns=84000[bed]',
+      '[bed]volume=0.3,afade=t=in:st=0:d=0.5,atrim=duration=7[music]',
+      '[music]volume=2dB[aout]',
     ]);
   });
 });

@@ -1,7 +1,15 @@
 // The ffmpeg input list of a composition and where each source lands in it.
 import { num } from '../ffmpeg/filter-escape.ts';
+import { bedInputArgs } from '../music/bed-graph.ts';
 import { brollSize, type ResolvedScene, type ResolvedSpec } from './compose-spec.ts';
 import { needsLayoutAssets, type LayoutAssets } from './layout-assets.ts';
+
+export interface MusicInputs {
+  /** The file played round and round: the music given, or a library bed's loop. */
+  loop: number;
+  /** A library bed's intro and outro; null for music that only loops. */
+  bed: { intro: number; outro: number } | null;
+}
 
 export interface InputPlan {
   args: string[];
@@ -15,7 +23,7 @@ export interface InputPlan {
   /** The raw-frame input of the moving scenes (see motionFeedArgs), null without one. */
   motionFeed: number | null;
   narration: number | null;
-  music: number | null;
+  music: MusicInputs | null;
   logo: number | null;
   /** The presenter source's inputs, in the order of its `inputs`; null without one. */
   presenter: number[] | null;
@@ -59,6 +67,25 @@ export function motionFeedArgs(spec: ResolvedSpec, path: string): string[] {
   ];
 }
 
+/**
+ * A library bed's three files (intro, loop, outro in bedInputArgs' order; the bed's graph bounds the loop),
+ * or music that loops on the demuxer side, repeating the compressed stream, bounded by -t to the video.
+ */
+function musicInputs(
+  music: NonNullable<ResolvedSpec['music']>,
+  durationSec: number,
+  addInputs: (inputArgs: string[], count: number) => number,
+): MusicInputs {
+  if (!music.bed)
+    return {
+      loop: addInputs(['-stream_loop', '-1', '-t', num(durationSec), '-i', music.path], 1),
+      bed: null,
+    };
+  const { introPath, outroPath } = music.bed;
+  const first = addInputs(bedInputArgs({ intro: introPath, loop: music.path, outro: outroPath }), 3);
+  return { loop: first + 1, bed: { intro: first, outro: first + 2 } };
+}
+
 /** A picture read as one frame (the graph repeats it). */
 function still(path: string | null | undefined): string[] | null {
   return path ? ['-i', path] : null;
@@ -78,10 +105,13 @@ export function planInputs(
 ): InputPlan {
   const args: string[] = [];
   let next = 0;
-  const add = (inputArgs: string[]): number => {
+  /** Adds the arguments of `count` inputs and returns the first one's index. */
+  const addInputs = (inputArgs: string[], count: number): number => {
     args.push(...inputArgs);
-    return next++;
+    next += count;
+    return next - count;
   };
+  const add = (inputArgs: string[]): number => addInputs(inputArgs, 1);
   const audioOnly = pass === 'audio';
   const scenes = spec.scenes.map((scene) => {
     if (scene.motion) return scene.hasAudio ? add(['-vn', ...sceneInputArgs(scene, spec.fps)]) : null;
@@ -94,10 +124,7 @@ export function planInputs(
   }
   const sceneVideo = spec.scenes.map((scene, i) => (scene.motion ? feed : (scenes[i] ?? null)));
   const narration = spec.narration ? add(['-i', spec.narration.path]) : null;
-  // Looping on the demuxer side repeats the compressed stream; -t bounds it to the video length.
-  const music = spec.music
-    ? add(['-stream_loop', '-1', '-t', num(spec.durationSec), '-i', spec.music.path])
-    : null;
+  const music = spec.music ? musicInputs(spec.music, spec.durationSec, addInputs) : null;
   // The logo is read once (a single frame); overlay repeats the last frame of a finished input.
   const logo = spec.logo && !audioOnly ? add(['-i', spec.logo.path]) : null;
   const plan: InputPlan = {

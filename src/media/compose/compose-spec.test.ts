@@ -1,6 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { bedSections, bedTiming } from '../music/timing.ts';
 import { resolveComposeSpec, sceneKindOf, type ComposeSpec } from './compose-spec.ts';
+
+const SECTIONS = bedSections(bedTiming({ bpm: 120, chordCount: 4, barsPerChord: 1 }));
 
 const BASE: ComposeSpec = {
   outputPath: 'o.mp4',
@@ -58,7 +61,20 @@ describe('resolveComposeSpec', () => {
       durationSec: 3,
       music: { path: 'm.mp3', volume: 0.2, fadeOutSec: 5 },
     });
-    assert.deepEqual(r.music, { path: 'm.mp3', volume: 0.2, fadeInSec: 1, fadeOutSec: 1.5 });
+    assert.deepEqual(r.music, { path: 'm.mp3', bed: null, volume: 0.2, fadeInSec: 1, fadeOutSec: 1.5 });
+  });
+
+  test('a library bed is not faded unless asked: its intro swells in and its outro ends it', () => {
+    const bed = { introPath: 'i.m4a', outroPath: 'o.m4a', sections: SECTIONS };
+    const r = resolveComposeSpec({ ...BASE, durationSec: 30, music: { path: 'l.m4a', bed, volume: 0.3 } });
+    assert.deepEqual(r.music, { path: 'l.m4a', bed, volume: 0.3, fadeInSec: 0, fadeOutSec: 0 });
+    const faded = resolveComposeSpec({
+      ...BASE,
+      durationSec: 30,
+      music: { path: 'l.m4a', bed, volume: 0.3, fadeInSec: 0.5, fadeOutSec: 3 },
+    });
+    assert.equal(faded.music?.fadeInSec, 0.5);
+    assert.equal(faded.music?.fadeOutSec, 3);
   });
 
   test('logo and watermark defaults', () => {

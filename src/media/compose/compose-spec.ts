@@ -10,6 +10,7 @@ import {
 } from '../layouts/presenter-layout.ts';
 import type { CameraMove } from '../motion/camera-move.ts';
 import type { ForegroundLayer } from '../motion/motion-feed.ts';
+import type { SeededBed } from '../music/seed.ts';
 import type { FilterSource } from './filter-source.ts';
 import type { LoudnessGain, LoudnessTarget } from './loudness-plan.ts';
 
@@ -44,11 +45,22 @@ export interface ComposeNarration {
   tempo?: number;
 }
 
+/** A library bed's intro, outro and the lengths of its sections (src/media/music/seed.ts). */
+export type ComposeMusicBed = Pick<SeededBed, 'introPath' | 'outroPath' | 'sections'>;
+
 export interface ComposeMusic {
+  /** The file played round and round to the video's length; a library bed's loop when `bed` is given. */
   path: string;
+  /**
+   * A library bed: the music starts with its intro, loops `path` and ends with its outro, fitted to the
+   * video's length (src/media/music/bed-graph.ts). Without it (music a user supplied) the file just loops.
+   */
+  bed?: ComposeMusicBed;
   /** Linear gain 0–1 applied to the music before mixing. */
   volume: number;
+  /** Default 1 s, none for a bed: its intro swells in. */
   fadeInSec?: number;
+  /** Default 2 s, none for a bed: its outro ends the music and fades its ring-out. */
   fadeOutSec?: number;
 }
 
@@ -257,7 +269,13 @@ export interface ResolvedSpec {
   scenes: ResolvedScene[];
   sceneAudioVolume: number;
   narration: { path: string; tempo: number } | null;
-  music: { path: string; volume: number; fadeInSec: number; fadeOutSec: number } | null;
+  music: {
+    path: string;
+    bed: ComposeMusicBed | null;
+    volume: number;
+    fadeInSec: number;
+    fadeOutSec: number;
+  } | null;
   ass: { path: string; fontsDir: string | null } | null;
   logo: { path: string; widthFraction: number; margin: number } | null;
   watermark: { text: string; fontFile: string } | null;
@@ -373,11 +391,12 @@ export function resolveComposeSpec(spec: ComposeSpec): ResolvedSpec {
   if (spec.music) {
     const { volume } = spec.music;
     check(finite(volume) && volume >= 0 && volume <= 1, 'music.volume must be within 0–1');
+    const bed = spec.music.bed ?? null;
     const half = durationSec / 2;
-    const fadeInSec = Math.min(spec.music.fadeInSec ?? 1, half);
-    const fadeOutSec = Math.min(spec.music.fadeOutSec ?? 2, half);
+    const fadeInSec = Math.min(spec.music.fadeInSec ?? (bed ? 0 : 1), half);
+    const fadeOutSec = Math.min(spec.music.fadeOutSec ?? (bed ? 0 : 2), half);
     check(fadeInSec >= 0 && fadeOutSec >= 0, 'music fades must be >= 0');
-    music = { path: spec.music.path, volume, fadeInSec, fadeOutSec };
+    music = { path: spec.music.path, bed, volume, fadeInSec, fadeOutSec };
   }
 
   let logo: ResolvedSpec['logo'] = null;

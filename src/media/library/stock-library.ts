@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Db } from '../../platform/db/database.ts';
 import type { UrlGuard } from '../../platform/net/url-guard.ts';
+import type { ComposeMusicBed } from '../compose/compose-spec.ts';
 import { closestNiches, type Niche } from '../footage/niches.ts';
 import { seedFootageRecipes, type FootageRecipe } from '../footage/procedural.ts';
 import { seedLibrary, type SeededClip } from '../footage/seed.ts';
@@ -25,7 +26,10 @@ export interface LibraryClipFile extends LibraryClip {
 export interface MusicBedFile {
   id: string;
   title: string;
+  /** The file the composition loops: a library bed's loop, or music a user supplied. */
   path: string;
+  /** A library bed's intro, outro and section lengths, for the composition to start and end the music. */
+  bed?: ComposeMusicBed;
 }
 
 /** How many clips of a niche's neighbourhood a render wants to choose from before it starts. */
@@ -269,7 +273,8 @@ export class StockLibrary {
   async musicFor(niche: Niche, seed: string, signal?: AbortSignal): Promise<MusicBedFile> {
     const recipe = pickMusic(niche, seed, this.catalogue.music);
     const [bed] = (await this.makeBed(recipe, 'normal', signal))!;
-    return { id: bed!.id, title: bed!.title, path: bed!.path };
+    const { id, title, path, introPath, outroPath, sections } = bed!;
+    return { id, title, path, bed: { introPath, outroPath, sections } };
   }
 
   /**

@@ -1,6 +1,7 @@
-// The catalogue of generated instrumental beds: two per mood, each with the clip_type folders it suits.
+// The catalogue of instrumental beds: two per mood, each a chord progression arranged for General MIDI
+// instruments, with the clip_type folders it suits.
 
-import type { BedArrangement, Mood } from './bed-graph.ts';
+import type { BedArrangement, Mood } from './arrangement.ts';
 
 export interface MusicBedRecipe {
   id: string;
@@ -12,7 +13,39 @@ export interface MusicBedRecipe {
   arrangement: BedArrangement;
 }
 
-const CALM = { bass: 'sustain', arp: 'none', kick: 'none', hat: 'none', shimmer: false } as const;
+// General MIDI programs (0-based) the catalogue uses.
+const PIANO = 0;
+const RHODES = 4;
+const EPIANO_2 = 5;
+const CELESTA = 8;
+const GLOCKENSPIEL = 9;
+const MUSIC_BOX = 10;
+const VIBRAPHONE = 11;
+const NYLON_GUITAR = 24;
+const STEEL_GUITAR = 25;
+const MUTED_GUITAR = 28;
+const ACOUSTIC_BASS = 32;
+const FINGERED_BASS = 33;
+const FRETLESS_BASS = 35;
+const SYNTH_BASS_1 = 38;
+const SYNTH_BASS_2 = 39;
+const HARP = 46;
+const STRINGS = 48;
+const SLOW_STRINGS = 49;
+const SYNTH_STRINGS = 50;
+const CHOIR = 52;
+const SQUARE_LEAD = 80;
+const SAW_LEAD = 81;
+const NEW_AGE_PAD = 88;
+const WARM_PAD = 89;
+const POLYSYNTH = 90;
+const BOWED_PAD = 92;
+const HALO_PAD = 94;
+// Drum kits (bank 128).
+const STANDARD_KIT = 0;
+const ROOM_KIT = 8;
+const ELECTRONIC_KIT = 24;
+const TR808_KIT = 25;
 
 const BEDS: MusicBedRecipe[] = [
   {
@@ -22,28 +55,29 @@ const BEDS: MusicBedRecipe[] = [
     bpm: 64,
     folders: ['relaxing', 'soothing', 'spiritual', 'nature', 'satisfying', 'wood_works', 'health'],
     arrangement: {
-      ...CALM,
       chords: ['Cmaj7', 'Am7', 'Fmaj7', 'Gsus4'],
       barsPerChord: 2,
-      padLow: 55,
-      attackSec: 1.2,
-      brightnessHz: 1800,
+      pads: [{ program: WARM_PAD, low: 55, velocity: 70 }],
+      keys: { program: PIANO, low: 60, velocity: 58, pattern: 'broken' },
+      bass: { program: ACOUSTIC_BASS, low: 36, velocity: 70, pattern: 'sustain' },
+      bell: { program: VIBRAPHONE, low: 72, velocity: 52 },
+      room: 0.6,
     },
   },
   {
     id: 'calm-morning-light',
     title: 'Morning Light',
     mood: 'calm',
-    bpm: 72,
+    bpm: 75,
     folders: ['relaxing', 'soothing', 'nature', 'health', 'spiritual', 'satisfying'],
     arrangement: {
-      ...CALM,
       chords: ['Dadd9', 'Bm7', 'Gmaj7', 'A'],
       barsPerChord: 2,
-      padLow: 57,
-      attackSec: 0.9,
-      arp: 'eighths',
-      brightnessHz: 2400,
+      pads: [{ program: STRINGS, low: 57, velocity: 62 }],
+      keys: { program: NYLON_GUITAR, low: 57, velocity: 72, pattern: 'arp8' },
+      bass: { program: FINGERED_BASS, low: 38, velocity: 72, pattern: 'sustain' },
+      bell: { program: HARP, low: 74, velocity: 60 },
+      room: 0.5,
     },
   },
   {
@@ -65,14 +99,12 @@ const BEDS: MusicBedRecipe[] = [
     arrangement: {
       chords: ['G', 'D', 'Em', 'C'],
       barsPerChord: 1,
-      padLow: 55,
-      attackSec: 0.25,
-      bass: 'pulse',
-      arp: 'eighths',
-      kick: 'half',
-      hat: 'offbeat',
-      shimmer: false,
-      brightnessHz: 3200,
+      pads: [{ program: STRINGS, low: 55, velocity: 56 }],
+      keys: { program: STEEL_GUITAR, low: 55, velocity: 78, pattern: 'strum' },
+      bass: { program: FINGERED_BASS, low: 36, velocity: 84, pattern: 'rootFifth' },
+      bell: { program: GLOCKENSPIEL, low: 79, velocity: 50 },
+      drums: { kit: STANDARD_KIT, pattern: 'pop' },
+      room: 0.35,
     },
   },
   {
@@ -84,14 +116,15 @@ const BEDS: MusicBedRecipe[] = [
     arrangement: {
       chords: ['F', 'C', 'Dm', 'Bb'],
       barsPerChord: 1,
-      padLow: 53,
-      attackSec: 0.3,
-      bass: 'pulse',
-      arp: 'sixteenths',
-      kick: 'half',
-      hat: 'none',
-      shimmer: true,
-      brightnessHz: 3000,
+      pads: [
+        { program: WARM_PAD, low: 53, velocity: 60 },
+        { program: STRINGS, low: 65, velocity: 48 },
+      ],
+      keys: { program: PIANO, low: 65, velocity: 70, pattern: 'arp8' },
+      bass: { program: FINGERED_BASS, low: 36, velocity: 84, pattern: 'eighths' },
+      bell: { program: GLOCKENSPIEL, low: 77, velocity: 48 },
+      drums: { kit: STANDARD_KIT, pattern: 'pop' },
+      room: 0.35,
     },
   },
   {
@@ -114,14 +147,11 @@ const BEDS: MusicBedRecipe[] = [
     arrangement: {
       chords: ['Am', 'F', 'C', 'G'],
       barsPerChord: 1,
-      padLow: 57,
-      attackSec: 0.08,
-      bass: 'pulse',
-      arp: 'sixteenths',
-      kick: 'four',
-      hat: 'offbeat',
-      shimmer: false,
-      brightnessHz: 3600,
+      pads: [{ program: POLYSYNTH, low: 57, velocity: 66 }],
+      keys: { program: SAW_LEAD, low: 69, velocity: 54, pattern: 'arp16' },
+      bass: { program: SYNTH_BASS_1, low: 33, velocity: 92, pattern: 'eighths' },
+      drums: { kit: ELECTRONIC_KIT, pattern: 'four' },
+      room: 0.3,
     },
   },
   {
@@ -133,14 +163,11 @@ const BEDS: MusicBedRecipe[] = [
     arrangement: {
       chords: ['Em', 'C', 'G', 'D'],
       barsPerChord: 2,
-      padLow: 52,
-      attackSec: 0.08,
-      bass: 'pulse',
-      arp: 'eighths',
-      kick: 'four',
-      hat: 'offbeat',
-      shimmer: false,
-      brightnessHz: 3400,
+      pads: [{ program: SYNTH_STRINGS, low: 52, velocity: 64 }],
+      keys: { program: SQUARE_LEAD, low: 64, velocity: 50, pattern: 'arp8' },
+      bass: { program: SYNTH_BASS_2, low: 28, velocity: 94, pattern: 'eighths' },
+      drums: { kit: TR808_KIT, pattern: 'four' },
+      room: 0.3,
     },
   },
   {
@@ -152,14 +179,12 @@ const BEDS: MusicBedRecipe[] = [
     arrangement: {
       chords: ['Cadd9', 'G', 'Am7', 'Fmaj7'],
       barsPerChord: 1,
-      padLow: 55,
-      attackSec: 0.2,
-      bass: 'pulse',
-      arp: 'eighths',
-      kick: 'half',
-      hat: 'offbeat',
-      shimmer: false,
-      brightnessHz: 3000,
+      pads: [{ program: STRINGS, low: 55, velocity: 52 }],
+      keys: { program: PIANO, low: 60, velocity: 70, pattern: 'arp8' },
+      bass: { program: FINGERED_BASS, low: 36, velocity: 80, pattern: 'roots' },
+      bell: { program: VIBRAPHONE, low: 72, velocity: 50 },
+      drums: { kit: ROOM_KIT, pattern: 'light' },
+      room: 0.35,
     },
   },
   {
@@ -171,14 +196,12 @@ const BEDS: MusicBedRecipe[] = [
     arrangement: {
       chords: ['Bb', 'F', 'Gm7', 'Eb'],
       barsPerChord: 1,
-      padLow: 53,
-      attackSec: 0.25,
-      bass: 'sustain',
-      arp: 'sixteenths',
-      kick: 'none',
-      hat: 'offbeat',
-      shimmer: false,
-      brightnessHz: 2800,
+      pads: [{ program: WARM_PAD, low: 53, velocity: 60 }],
+      keys: { program: MUTED_GUITAR, low: 58, velocity: 76, pattern: 'arp16' },
+      bass: { program: FINGERED_BASS, low: 34, velocity: 80, pattern: 'sustain' },
+      bell: { program: RHODES, low: 70, velocity: 56 },
+      drums: { kit: ROOM_KIT, pattern: 'light' },
+      room: 0.35,
     },
   },
   {
@@ -190,14 +213,15 @@ const BEDS: MusicBedRecipe[] = [
     arrangement: {
       chords: ['Dm', 'Bb', 'Gm', 'A'],
       barsPerChord: 2,
-      padLow: 50,
-      attackSec: 0.6,
-      bass: 'sustain',
-      arp: 'none',
-      kick: 'half',
-      hat: 'none',
-      shimmer: false,
-      brightnessHz: 1400,
+      pads: [
+        { program: BOWED_PAD, low: 50, velocity: 66 },
+        { program: SLOW_STRINGS, low: 50, velocity: 54 },
+      ],
+      keys: { program: PIANO, low: 50, velocity: 60, pattern: 'broken' },
+      bass: { program: SYNTH_BASS_2, low: 26, velocity: 84, pattern: 'sustain' },
+      bell: { program: CELESTA, low: 74, velocity: 50 },
+      drums: { kit: STANDARD_KIT, pattern: 'halftime' },
+      room: 0.55,
     },
   },
   {
@@ -209,14 +233,10 @@ const BEDS: MusicBedRecipe[] = [
     arrangement: {
       chords: ['Em', 'Cmaj7', 'Am', 'B7'],
       barsPerChord: 2,
-      padLow: 50,
-      attackSec: 1,
-      bass: 'sustain',
-      arp: 'eighths',
-      kick: 'none',
-      hat: 'none',
-      shimmer: false,
-      brightnessHz: 1200,
+      pads: [{ program: HALO_PAD, low: 52, velocity: 70 }],
+      keys: { program: RHODES, low: 52, velocity: 58, pattern: 'arp8' },
+      bass: { program: FRETLESS_BASS, low: 28, velocity: 78, pattern: 'sustain' },
+      room: 0.6,
     },
   },
   {
@@ -239,14 +259,11 @@ const BEDS: MusicBedRecipe[] = [
     arrangement: {
       chords: ['Ebmaj7', 'Cm7', 'Abmaj7', 'Bbsus4'],
       barsPerChord: 2,
-      padLow: 55,
-      attackSec: 1,
-      bass: 'sustain',
-      arp: 'eighths',
-      kick: 'none',
-      hat: 'none',
-      shimmer: true,
-      brightnessHz: 2600,
+      pads: [{ program: NEW_AGE_PAD, low: 55, velocity: 64 }],
+      keys: { program: EPIANO_2, low: 63, velocity: 60, pattern: 'arp8' },
+      bass: { program: FRETLESS_BASS, low: 31, velocity: 74, pattern: 'sustain' },
+      bell: { program: MUSIC_BOX, low: 79, velocity: 50 },
+      room: 0.7,
     },
   },
   {
@@ -258,14 +275,14 @@ const BEDS: MusicBedRecipe[] = [
     arrangement: {
       chords: ['Fmaj7', 'Em7', 'Dm7', 'Cmaj7'],
       barsPerChord: 2,
-      padLow: 53,
-      attackSec: 0.8,
-      bass: 'sustain',
-      arp: 'none',
-      kick: 'none',
-      hat: 'none',
-      shimmer: true,
-      brightnessHz: 2200,
+      pads: [
+        { program: HALO_PAD, low: 53, velocity: 62 },
+        { program: CHOIR, low: 65, velocity: 46 },
+      ],
+      keys: { program: VIBRAPHONE, low: 65, velocity: 58, pattern: 'broken' },
+      bass: { program: ACOUSTIC_BASS, low: 29, velocity: 70, pattern: 'sustain' },
+      bell: { program: CELESTA, low: 77, velocity: 48 },
+      room: 0.7,
     },
   },
 ];

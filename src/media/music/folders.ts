@@ -2,7 +2,7 @@
 // bed is picked among those made for both.
 
 import { NICHES, type Niche } from '../footage/niches.ts';
-import type { Mood } from './bed-graph.ts';
+import type { Mood } from './arrangement.ts';
 import { seedMusicRecipes, type MusicBedRecipe } from './beds.ts';
 
 export interface MusicFolder {

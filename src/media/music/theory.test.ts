@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bassNote, midiToHz, padVoicing, parseChord, voiceInOctave } from './theory.ts';
+import { bassNote, padVoicing, parseChord, voiceInOctave } from './theory.ts';
 
 describe('parseChord', () => {
   const cases: [string, number, number[]][] = [
@@ -19,12 +19,6 @@ describe('parseChord', () => {
     assert.throws(() => parseChord('H'), /unknown chord/);
     assert.throws(() => parseChord('Cdim13'), /unknown chord/);
   });
-});
-
-test('midiToHz', () => {
-  assert.equal(midiToHz(69), 440);
-  assert.equal(midiToHz(57), 220);
-  assert.equal(midiToHz(60).toFixed(3), '261.626');
 });
 
 describe('voicing', () => {

@@ -31,11 +31,6 @@ export function parseChord(name: string): Chord {
   return { name, root: (PITCH_CLASS[m[1]!]! + accidental + 12) % 12, intervals };
 }
 
-/** Frequency in Hz of a MIDI note number (A4 = 69 = 440 Hz). */
-export function midiToHz(midi: number): number {
-  return 440 * 2 ** ((midi - 69) / 12);
-}
-
 /** The chord's tones folded into the octave starting at `low` (MIDI), sorted upward. */
 export function voiceInOctave(chord: Chord, low: number): number[] {
   const tones = chord.intervals.map((i) => {

@@ -201,7 +201,7 @@ export async function runAiVideo(
       durationSec: videoSec,
       scenes,
       ...(voice ? { narration: { path: voice.audioPath } } : {}),
-      ...(music ? { music: { path: music.path, volume: voice ? 0.3 : 0.6 } } : {}),
+      ...(music ? { music: { path: music.path, bed: music.bed, volume: voice ? 0.3 : 0.6 } } : {}),
       ...(captions ? { ass: captions } : {}),
       ...(logoPath ? { logo: { path: logoPath } } : {}),
       encoding: { preset: deps.renderPreset },

@@ -214,7 +214,7 @@ export async function runStockEngine(
     durationSec: voice.videoSec,
     scenes: footage.scenes,
     narration: { path: voice.audioPath },
-    ...(music ? { music: { path: music.path, volume: request.music.volume } } : {}),
+    ...(music ? { music: { path: music.path, bed: music.bed, volume: request.music.volume } } : {}),
     ...(captions ? { ass: captions } : {}),
     ...(logoPath ? { logo: { path: logoPath } } : {}),
     ...(request.includeBranding ? { watermark: { text: WATERMARK } } : {}),

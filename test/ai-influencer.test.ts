@@ -11,6 +11,12 @@ import { probeMedia } from '../src/media/ffmpeg/probe.ts';
 import { detectFaces } from '../src/media/vision/index.ts';
 import { productModes } from '../src/modes/index.ts';
 import { startHeyGenServer, type HeyGenServer } from './support/heygen-server.ts';
+import {
+  PALETTE,
+  startImageModelServer,
+  type ImageModelServer,
+  type Rgb,
+} from './support/image-model-server.ts';
 import { downloadTo, frameRgb } from './support/media-files.ts';
 import { cutRaw, MAN_AT_TABLE, SAMPLES } from './support/sample-photos.ts';
 import { startTestService, waitForJob, type TestService } from './support/test-service.ts';
@@ -418,6 +424,191 @@ void describe('AI influencer refusals are free', () => {
     assert.equal(response.status, 200, response.text);
     assert.equal(response.body.data.price.usd_cents, 85);
     assert.equal(response.body.data.charged, false);
+    assert.equal(await balance(), start);
+  });
+});
+
+void describe('AI influencer generated B-roll on a hosted image model', () => {
+  // A second service whose image model is a local server speaking OpenAI's Images API: each still it makes is
+  // one flat colour of its palette, so a frame shows which still (if any) is on screen.
+  let images: ImageModelServer;
+  let generated: TestService;
+  let persona: string;
+  const brand = { name: 'Restful', website_url: 'https://restful.example.com' };
+  // 28 words, about 11.2 s of speech: priced as 12 s, 40 cents, before the stills.
+  const BRAND_SCRIPT =
+    'Here is one thing most people get wrong about sleep. Restful pillows and the Restful logo will not fix it. Your body loves a fixed wake up time.';
+  const PRESENTER_CENTS = 40;
+
+  before(async () => {
+    images = await startImageModelServer();
+    generated = await startTestService({
+      modes: productModes,
+      env: {
+        RENDER_PRESET: 'ultrafast',
+        IMAGE_MODEL_API_KEY: images.apiKey,
+        IMAGE_MODEL_BASE_URL: images.baseUrl,
+      },
+    });
+    const created = await generated.call('POST', '/api/v1/avatars', {
+      body: { image_url: `${fileBase}/man.jpg`, name: 'Sam' },
+      headers: { 'idempotency-key': 'persona-sam-generated-broll' },
+    });
+    assert.equal(created.status, 201, created.text);
+    persona = created.body.data.avatar_id;
+  });
+
+  after(async () => {
+    await generated.stop();
+    await images.close();
+  });
+
+  const postGenerated = (body: Record<string, unknown>) =>
+    generated.call('POST', '/api/v1/videos/ai-influencer', {
+      body,
+      headers: { 'idempotency-key': `generated-broll-${Math.random()}` },
+    });
+  const generatedBalance = async (): Promise<number> =>
+    (await generated.call('GET', '/api/v1/usage')).body.data.balance_usd_cents;
+
+  async function finished(jobId: string, name: string): Promise<{ path: string; job: any }> {
+    const job = await waitForJob(generated, jobId, { timeoutMs: 300_000 });
+    assert.equal(job.status, 'completed', JSON.stringify(job.error ?? job));
+    return { path: await downloadTo(job.artifacts.videoUrl, join(dir, `${name}.mp4`)), job };
+  }
+
+  /** Share of the split layout's B-roll half (clear of the seam captions) within a few levels of `colour`. */
+  function brollShare(frame: Buffer, colour: Rgb): number {
+    let near = 0;
+    let count = 0;
+    for (let y = 80; y < 760; y += 4)
+      for (let x = 40; x < 1040; x += 4) {
+        const i = (y * 1080 + x) * 3;
+        if (colour.every((c, k) => Math.abs(frame[i + k]! - c) < 40)) near++;
+        count++;
+      }
+    return near / count;
+  }
+
+  const split = (visuals: string) => ({
+    avatar_id: persona,
+    format: 'presenter_broll',
+    layout: 'split',
+    script: BRAND_SCRIPT,
+    brand,
+    broll: { visuals },
+  });
+
+  void test('generated: a still per sentence, moving in the B-roll half, priced per still, prompts without the brand', async () => {
+    const dry = await postGenerated({ ...split('generated'), dry_run: true });
+    assert.equal(dry.status, 200, dry.text);
+    assert.equal(dry.body.data.price.usd_cents, PRESENTER_CENTS + 30);
+    const stillLine = dry.body.data.price.breakdown.find((line: any) => line.unit === 'still');
+    assert.deepEqual([stillLine.quantity, stillLine.usd_cents], [3, 30]);
+    const tools = await generated.call('GET', '/api/v1/tools');
+    assert.equal(tools.body.data.pricing.ai_influencer.generated_broll_still.usd_cents, 10);
+
+    const start = await generatedBalance();
+    images.requests.length = 0;
+    const receipt = await postGenerated(split('generated'));
+    assert.equal(receipt.status, 200, receipt.text);
+    assert.equal(Number(receipt.headers.get('x-api-credits-cost-usd-cents')), PRESENTER_CENTS + 30);
+    const { path, job } = await finished(receipt.body.data.job_id, 'generated-split');
+    assert.equal(job.artifacts.layout, 'split');
+    assert.deepEqual(job.artifacts.generated_stills, { priced: 3, delivered: 3, refunded_usd_cents: 0 });
+    assert.equal(start - (await generatedBalance()), PRESENTER_CENTS + 30);
+
+    const shots = job.artifacts.broll.shots;
+    assert.equal(shots.length, 3);
+    assert.equal(images.requests.length, 3);
+    for (const request of images.requests) {
+      assert.equal(request.body.size, '1024x1024', 'the split B-roll half is nearest a square still');
+      assert.equal(request.body.model, 'gpt-image-1');
+    }
+    for (const shot of shots) {
+      assert.equal(shot.source.kind, 'generated');
+      assert.equal(shot.source.provider, 'openai-images');
+      assert.equal(shot.source.model, 'gpt-image-1');
+      assert.doesNotMatch(shot.source.prompt, /restful|logo/i);
+      const colour = images.colourOf(shot.source.prompt);
+      assert.ok(colour, `the image model made "${shot.source.prompt}"`);
+      const frame = await frameRgb(path, shot.start + shot.duration / 2);
+      const share = brollShare(frame, colour);
+      assert.ok(
+        share > 0.8,
+        `the still of the shot at ${shot.start.toFixed(1)} s fills the B-roll half: ${share}`,
+      );
+    }
+    assert.equal(new Set(shots.map((s: any) => images.colourOf(s.source.prompt)!.join())).size, 3);
+    // The presenter stands in the bottom half.
+    const frame = await frameRgb(path, shots[1].start + 0.5);
+    const faces = await detectFaces({ data: new Uint8Array(frame), width: 1080, height: 1920 });
+    assert.equal(faces.length, 1);
+    assert.ok(faces[0]!.box.y > 960, `face at ${faces[0]!.box.y}`);
+  });
+
+  void test('mixed: a still, library footage, a still, in turn', async () => {
+    const receipt = await postGenerated({ ...split('mixed'), music: false });
+    assert.equal(receipt.status, 200, receipt.text);
+    assert.equal(Number(receipt.headers.get('x-api-credits-cost-usd-cents')), PRESENTER_CENTS + 20);
+    const { path, job } = await finished(receipt.body.data.job_id, 'mixed-split');
+    const shots = job.artifacts.broll.shots;
+    const kinds = shots.map((s: any) => s.source.kind);
+    assert.equal(kinds[0], 'generated');
+    assert.equal(kinds.at(-1), 'generated');
+    assert.ok(
+      kinds.slice(1, -1).length >= 1 && kinds.slice(1, -1).every((k: string) => k === 'stock'),
+      kinds.join(),
+    );
+    assert.deepEqual(job.artifacts.generated_stills, { priced: 2, delivered: 2, refunded_usd_cents: 0 });
+    for (const shot of shots) {
+      const frame = await frameRgb(path, shot.start + shot.duration / 2);
+      if (shot.source.kind === 'generated') {
+        const share = brollShare(frame, images.colourOf(shot.source.prompt)!);
+        assert.ok(share > 0.8, `the still at ${shot.start.toFixed(1)} s: ${share}`);
+      } else {
+        assert.ok(shot.clipId, 'a stock shot names its library clip');
+        const still = Math.max(...PALETTE.map((colour) => brollShare(frame, colour)));
+        assert.ok(still < 0.5, `footage, not a still, at ${shot.start.toFixed(1)} s: ${still}`);
+      }
+    }
+  });
+
+  void test('every still refused: the talking head with captions and music, the stills refunded', async () => {
+    images.refuse = () => true;
+    try {
+      const start = await generatedBalance();
+      // Karaoke captions also keep this body apart from the first test's (identical bodies are replayed).
+      const receipt = await postGenerated({ ...split('generated'), caption_style: 'karaoke' });
+      assert.equal(receipt.status, 200, receipt.text);
+      const { path, job } = await finished(receipt.body.data.job_id, 'generated-refused');
+      assert.equal(job.artifacts.layout, 'talking_head');
+      assert.match(job.artifacts.layout_fallbacks[0].reason, /refused/);
+      assert.match(job.artifacts.warnings[0], /talking head was delivered.*3 AI stills priced were refunded/);
+      assert.deepEqual(job.artifacts.generated_stills, { priced: 3, delivered: 0, refunded_usd_cents: 30 });
+      assert.equal(job.artifacts.broll, undefined);
+      assert.ok(job.artifacts.music, 'the music stays');
+      assert.equal(job.artifacts.caption_style, 'karaoke');
+      assert.equal(start - (await generatedBalance()), PRESENTER_CENTS);
+      const frame = await frameRgb(path, 3);
+      const faces = await detectFaces({ data: new Uint8Array(frame), width: 1080, height: 1920 });
+      assert.equal(faces.length, 1, 'the presenter fills the frame');
+    } finally {
+      images.refuse = null;
+    }
+  });
+
+  void test('without an image model: a free 400 naming the variables to set', async () => {
+    const start = await balance();
+    const response = await post({
+      avatar_id: avatarId,
+      format: 'presenter_broll',
+      topic: 'sleep',
+      broll: { visuals: 'mixed' },
+    });
+    assert.equal(response.status, 400, response.text);
+    assert.equal(response.body.error.code, 'INPUT_INVALID');
+    assert.match(JSON.stringify(response.body.error), /IMAGE_MODEL_API_KEY/);
     assert.equal(await balance(), start);
   });
 });

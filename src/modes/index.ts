@@ -9,6 +9,7 @@ import { createVideoSiteFetcher } from '../providers/video-site/create-video-sit
 import { StoryFinder } from '../signals/stories/story-finder.ts';
 import { createAvatarProviders } from '../providers/avatars/avatar-providers.ts';
 import { OpenAiModerationClient } from '../providers/openai-moderation.ts';
+import { createImageModel } from '../providers/image-models/openai-images.ts';
 import { checkContent } from '../presenters/safety/content-check.ts';
 import { presenterPriceSheet } from '../platform/pricing/presenter-price.ts';
 import { presenterMode } from './ai-influencer/presenter-mode.ts';
@@ -72,7 +73,12 @@ export function productModes(deps: ModeFactoryDeps): ProductSetup {
     captionRenderMode({ renderPreset: config.renderPreset }),
     aiVideoMode('text_to_video', aiVideo),
     aiVideoMode('image_to_video', aiVideo),
-    presenterMode({ ...engine, avatarProviders, content }),
+    presenterMode({
+      ...engine,
+      avatarProviders,
+      content,
+      imageModel: createImageModel(config.imageModel, deps.urlGuard),
+    }),
     brandAnalyzeMode({
       refiner: createBrandRefiner(config.llm),
       analyzer: config.llm ? `llm:${config.llm.model}` : 'local',

@@ -100,6 +100,9 @@ const envSchema = z.object({
   MODERATION_BASE_URL: optionalUrl,
   MODERATION_API_KEY: z.string().optional(),
   MODERATION_MODEL: z.string().default('omni-moderation-latest'),
+  IMAGE_MODEL_API_KEY: z.string().optional(),
+  IMAGE_MODEL_BASE_URL: optionalUrl,
+  IMAGE_MODEL: z.string().default('gpt-image-1'),
   WORDPRESS_BASE_URL: optionalUrl,
   WORDPRESS_USERNAME: z.string().optional(),
   WORDPRESS_APP_PASSWORD: z.string().optional(),
@@ -207,6 +210,8 @@ export interface Config {
   };
   /** A moderation API (OpenAI's /v1/moderations) checked after the local content policy, when its key is set. */
   moderation: { baseUrl: string; apiKey: string; model: string } | undefined;
+  /** An OpenAI Images API (POST {baseUrl}/v1/images/generations) for generated B-roll stills, when its key is set. */
+  imageModel: { baseUrl: string; apiKey: string; model: string } | undefined;
   /** Posting to the five platforms (docs/publishing.md). */
   publishing: {
     /** Seals platform tokens at rest; without it no connection can be made, and a database holding some refuses to start. */
@@ -320,6 +325,13 @@ export function loadConfig(env: Env = process.env): Config {
           baseUrl: e.MODERATION_BASE_URL ?? 'https://api.openai.com/v1',
           apiKey: e.MODERATION_API_KEY,
           model: e.MODERATION_MODEL,
+        }
+      : undefined,
+    imageModel: e.IMAGE_MODEL_API_KEY
+      ? {
+          baseUrl: e.IMAGE_MODEL_BASE_URL || 'https://api.openai.com',
+          apiKey: e.IMAGE_MODEL_API_KEY,
+          model: e.IMAGE_MODEL,
         }
       : undefined,
     publishing: {

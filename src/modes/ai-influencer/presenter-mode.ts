@@ -20,6 +20,7 @@ import {
   type ContentVerdict,
 } from '../../presenters/safety/content-check.ts';
 import { unconfiguredEngineMessage } from '../../providers/avatars/avatar-providers.ts';
+import { IMAGE_MODEL_SETTINGS } from '../../providers/image-models/image-model.ts';
 import { errors } from '../../platform/errors.ts';
 import { runPresenter, type PresenterDeps } from './presenter-pipeline.ts';
 import {
@@ -28,6 +29,7 @@ import {
   presenterSchema,
   presenterWarnings,
   priceOfPresenter,
+  pricedStills,
   resolvePresenterRequest,
   type PresenterRequest,
 } from './presenter-request.ts';
@@ -187,13 +189,15 @@ export function presenterMode(deps: PresenterDeps): ModeDefinition<PresenterRequ
     webhooks: true,
     privateDelivery: true,
     identicalRequestProtection: true,
-    lifetimeSeconds: (request) => (request.engine === 'avatar_iii' || !request.engine ? 1200 : 2700),
+    // Each AI still may take its provider a minute or two, retries included.
+    lifetimeSeconds: (request) =>
+      (request.engine === 'avatar_iii' || !request.engine ? 1200 : 2700) + pricedStills(request) * 60,
     async validate(request, services) {
-      if (request.broll.visuals !== 'stock')
+      if (request.broll.visuals !== 'stock' && !deps.imageModel)
         throw invalidInputError([
           {
             field: 'broll.visuals',
-            message: `${request.broll.visuals} B-roll needs a hosted image model, and this service has none configured; send stock`,
+            message: `${request.broll.visuals} B-roll needs a hosted image model, and this service has none configured: ${IMAGE_MODEL_SETTINGS}; or send stock`,
             valid_values: ['stock'],
           },
         ]);
@@ -221,10 +225,17 @@ export function presenterMode(deps: PresenterDeps): ModeDefinition<PresenterRequ
     estimate: (request) => {
       const seconds = Math.round(request.speech_sec + (request.layout === 'creator' ? 3 : 1));
       const hosted = request.engine === 'avatar_iv' || request.engine === 'avatar_v';
+      // AI stills are made three at a time, 10–60 s each.
+      const stillRounds = Math.ceil(pricedStills(request) / 3);
+      const base = hosted
+        ? { min: 60, typical: 210, max: 2400 }
+        : { min: Math.round(10 + seconds * 0.5), typical: Math.round(20 + seconds), max: 60 + seconds * 4 };
       return {
-        renderSeconds: hosted
-          ? { min: 60, typical: 210, max: 2400 }
-          : { min: Math.round(10 + seconds * 0.5), typical: Math.round(20 + seconds), max: 60 + seconds * 4 },
+        renderSeconds: {
+          min: base.min + stillRounds * 10,
+          typical: base.typical + stillRounds * 25,
+          max: base.max + stillRounds * 180,
+        },
         durationSec: seconds,
         warnings: [...presenterWarnings(request), ...brandKitWarnings(request)],
       };

@@ -9,10 +9,10 @@ import { findShippedFontFamily } from '../../media/fonts/font-catalogue.ts';
 import { outputSize } from '../../media/clips/reframe.ts';
 import { videoFileSource, type FilterSource } from '../../media/compose/filter-source.ts';
 import { renderComposition } from '../../media/compose/render-composition.ts';
-import type { ComposeScene, ComposeSpec } from '../../media/compose/compose-spec.ts';
+import type { ComposeMusicBed, ComposeScene, ComposeSpec } from '../../media/compose/compose-spec.ts';
 import { extractPoster } from '../../media/ffmpeg/measure.ts';
 import { probeMedia } from '../../media/ffmpeg/probe.ts';
-import { DEFAULT_NICHE } from '../../media/footage/niches.ts';
+import { DEFAULT_NICHE, inferNiche, type Niche } from '../../media/footage/niches.ts';
 import {
   presenterLayoutGeometry,
   type PresenterLayoutGeometry,
@@ -29,25 +29,41 @@ import {
   type TalkingPhotoJob,
 } from '../../providers/avatars/talking-photo.ts';
 import type { AvatarProviders } from '../../providers/avatars/avatar-providers.ts';
+import type { ImageModel } from '../../providers/image-models/image-model.ts';
+import { STILL_PRICE_CENTS } from '../../platform/pricing/presenter-price.ts';
 import type { Branding } from '../shared/kit-branding.ts';
 import { videoLanguage } from '../shared/kit-branding.ts';
 import {
   downloadLogo,
   footageStage,
   scriptStage,
+  sentenceScenes,
   voiceStage,
   type FootageStage,
   type NarrationFields,
+  type ScriptStage,
   type StockEngineDeps,
   type VoiceStage,
 } from '../shared/stock-engine.ts';
-import type { PresenterLayout, PresenterRequest } from './presenter-request.ts';
+import {
+  BrollGenerationError,
+  brollTimeline,
+  generateStills,
+  placeEndToEnd,
+  planBroll,
+  stillShape,
+  type BrollSentence,
+  type GeneratedStillRecord,
+  type PlacedScene,
+} from './generated-broll.ts';
+import { pricedStills, type PresenterLayout, type PresenterRequest } from './presenter-request.ts';
 
 // A presenter video: the script (sent, or written hook-first from the topic and checked), the narration, the
 // presenter (the local talking-head engine, a hosted talking-photo engine, or the logo host), B-roll per
-// sentence for presenter_broll, then one compose per layout with captions, music, logo and outro. A layout
-// that cannot render falls back creator → split → cutaway → talking head at the same price; B-roll that
-// cannot be found delivers the talking head with captions, music and logo.
+// sentence for presenter_broll (library footage, AI stills moved by the local motion engine, or both in turn),
+// then one compose per layout with captions, music, logo and outro. A layout that cannot render falls back
+// creator → split → cutaway → talking head at the same price; B-roll that cannot be found or generated
+// delivers the talking head with captions, music and logo (stills priced and not made are refunded).
 
 /** The content-safety check with the service's moderation client (if any) bound in. */
 export interface ContentChecker {
@@ -57,6 +73,8 @@ export interface ContentChecker {
 export interface PresenterDeps extends StockEngineDeps {
   avatarProviders: AvatarProviders;
   content: ContentChecker;
+  /** The hosted image model of generated B-roll, when one is configured. */
+  imageModel?: ImageModel;
 }
 
 /** The narration ends this long before the timeline does. */
@@ -122,13 +140,7 @@ export function cutawayIntervals(
 }
 
 /** The B-roll scene showing at each cut-away interval, cut to the interval's length. */
-function cutawayScenes(scenes: ComposeScene[], intervals: [number, number][]): ComposeScene[] {
-  const placed: { scene: ComposeScene; start: number }[] = [];
-  let at = 0;
-  for (const scene of scenes) {
-    placed.push({ scene, start: at });
-    at += scene.duration;
-  }
+function cutawayScenes(placed: PlacedScene[], intervals: [number, number][]): ComposeScene[] {
   return intervals.map(([start, end]) => {
     const covering = placed.findLast((p) => p.start <= start + 1e-6) ?? placed[0]!;
     const inPoint = covering.scene.inPoint + (start - covering.start);
@@ -284,6 +296,161 @@ async function hostLogo(
   return logoPath;
 }
 
+/** The B-roll of a presenter_broll video: its timeline, its shots as artifacts list them, and its AI stills. */
+interface BrollStage {
+  niche: Niche;
+  scenes: PlacedScene[];
+  shots: Record<string, unknown>[];
+  warnings: string[];
+  /** AI stills on the timeline. */
+  stills: number;
+}
+
+async function brollStage(
+  ctx: JobContext<PresenterRequest>,
+  deps: PresenterDeps,
+  branding: Branding,
+  script: ScriptStage,
+  voice: VoiceStage,
+): Promise<BrollStage> {
+  const r = ctx.request;
+  const footageFor = () =>
+    footageStage(
+      ctx,
+      {
+        brief: r.topic ?? script.script,
+        ...(branding.brand ? { brand: branding.brand } : {}),
+        ...(r.broll.clip_type ? { clipType: r.broll.clip_type } : {}),
+        assetUrls: [],
+        footageKeywords: r.broll.footage_keywords,
+        excludeKeywords: r.broll.exclude_keywords,
+      },
+      deps,
+      script.sentences,
+      voice,
+    );
+  if (r.broll.visuals === 'stock') {
+    const footage = await footageFor();
+    return {
+      niche: footage.niche,
+      scenes: placeEndToEnd(footage.scenes),
+      shots: footage.shots.map((shot) => ({ ...shot, source: { kind: 'stock', clip_id: shot.clipId } })),
+      warnings: footage.warnings,
+      stills: 0,
+    };
+  }
+  const sentences = planBroll({
+    scenes: sentenceScenes(script.sentences, voice.words, voice.videoSec),
+    layout: r.layout,
+    visuals: r.broll.visuals,
+    cutaways:
+      r.layout === 'cutaway'
+        ? cutawayIntervals(sentenceSpans(script.sentences, voice), voice.videoSec, r.broll.coverage)
+        : [],
+    maxStills: pricedStills(r),
+  });
+  // Footage first: without it the video is a talking head, and no still need be paid for.
+  const footage = sentences.some((s) => s.source === 'stock') ? await footageFor() : undefined;
+  let stills: GeneratedStillRecord[] = [];
+  if (sentences.some((s) => s.source === 'generated')) {
+    if (!deps.imageModel)
+      throw new BrollGenerationError('no image model is configured (IMAGE_MODEL_API_KEY)', 'unconfigured');
+    const frame = outputSize(r.aspect_ratio);
+    const region =
+      presenterLayoutGeometry({ layout: r.layout, ...frame, presenter: 'opaque' }).broll ?? frame;
+    stills = await generateStills(ctx, {
+      model: deps.imageModel,
+      sentences,
+      ...(r.topic ? { topic: r.topic } : {}),
+      script: script.script,
+      ...(branding.brand ? { brand: branding.brand } : {}),
+      shape: stillShape(region),
+    });
+  }
+  const niche =
+    footage?.niche ??
+    r.broll.clip_type ??
+    inferNiche({
+      industry: branding.brand?.industry,
+      keywords: branding.brand?.keywords,
+      brief: `${r.topic ?? ''} ${script.script}`,
+    }).niche;
+  return {
+    niche,
+    scenes: brollTimeline({
+      sentences,
+      stills,
+      footage: placeEndToEnd(footage?.scenes ?? []),
+      seed: ctx.job.id,
+    }),
+    shots: brollShots(sentences, stills, footage?.shots ?? []),
+    warnings: footage?.warnings ?? [],
+    stills: stills.length,
+  };
+}
+
+/** Each B-roll sentence's shots: its AI still, or the library clips its slice of the footage shows. */
+function brollShots(
+  sentences: BrollSentence[],
+  stills: GeneratedStillRecord[],
+  footage: FootageStage['shots'],
+): Record<string, unknown>[] {
+  const byIndex = new Map(stills.map((still) => [still.sentence, still]));
+  return sentences.flatMap((sentence): Record<string, unknown>[] => {
+    const still = byIndex.get(sentence.index);
+    if (still)
+      return [
+        {
+          start: sentence.start,
+          duration: sentence.end - sentence.start,
+          source: {
+            kind: 'generated',
+            provider: still.provider,
+            model: still.model,
+            prompt: still.prompt,
+            size: still.size,
+            provider_request_id: still.requestId,
+          },
+        },
+      ];
+    return footage.flatMap((shot) => {
+      const from = Math.max(sentence.start, shot.start);
+      const to = Math.min(sentence.end, shot.start + shot.duration);
+      if (to - from < 0.01) return [];
+      return [{ ...shot, start: from, duration: to - from, source: { kind: 'stock', clip_id: shot.clipId } }];
+    });
+  });
+}
+
+/** Why the B-roll could not be made, for a failure that delivers the talking head; other failures go on. */
+function brollFailureReason(error: unknown): string {
+  if (error instanceof BrollGenerationError) return error.message;
+  if (error instanceof JobFailure && error.jobError.code === 'FOOTAGE_UNAVAILABLE')
+    return error.jobError.message;
+  throw error;
+}
+
+/** The AI stills priced against those the delivered video shows: the rest are refunded at completion. */
+function stillsAccount(
+  request: PresenterRequest,
+  broll: BrollStage | undefined,
+  layout: PresenterLayout,
+  fallbacks: { reason: string }[],
+) {
+  const priced = pricedStills(request);
+  if (priced === 0) return undefined;
+  const delivered = broll && layout !== 'talking_head' ? broll.stills : 0;
+  const refundCents = Math.max(0, priced - delivered) * STILL_PRICE_CENTS;
+  const failure = delivered === 0 ? fallbacks.find((f) => f.reason.startsWith('no B-roll: ')) : undefined;
+  return {
+    refundCents,
+    artifact: { priced, delivered, refunded_usd_cents: refundCents },
+    warning: failure
+      ? `The B-roll could not be made (${failure.reason.slice('no B-roll: '.length)}); the talking head was delivered with captions, music and logo, and the ${priced} AI still${priced === 1 ? '' : 's'} priced ${priced === 1 ? 'was' : 'were'} refunded.`
+      : undefined,
+  };
+}
+
 export async function runPresenter(
   ctx: JobContext<PresenterRequest>,
   branding: Branding,
@@ -314,26 +481,12 @@ export async function runPresenter(
 
   let layout: PresenterLayout = r.layout;
   const fallbacks: { from: PresenterLayout; reason: string }[] = [];
-  let footage: FootageStage | undefined;
+  let broll: BrollStage | undefined;
   if (layout !== 'talking_head') {
     try {
-      footage = await footageStage(
-        ctx,
-        {
-          brief: r.topic ?? script.script,
-          ...(branding.brand ? { brand: branding.brand } : {}),
-          ...(r.broll.clip_type ? { clipType: r.broll.clip_type } : {}),
-          assetUrls: [],
-          footageKeywords: r.broll.footage_keywords,
-          excludeKeywords: r.broll.exclude_keywords,
-        },
-        deps,
-        script.sentences,
-        voice,
-      );
+      broll = await brollStage(ctx, deps, branding, script, voice);
     } catch (error) {
-      if (!(error instanceof JobFailure) || error.jobError.code !== 'FOOTAGE_UNAVAILABLE') throw error;
-      fallbacks.push({ from: layout, reason: `no B-roll: ${error.jobError.message}` });
+      fallbacks.push({ from: layout, reason: `no B-roll: ${brollFailureReason(error)}` });
       layout = 'talking_head';
     }
   }
@@ -346,18 +499,18 @@ export async function runPresenter(
   const hostLogoPath = hostKind ? await hostLogo(ctx, logoPath) : undefined;
   await ctx.progress('music', 30, 'Choosing the music.');
   const music = r.music
-    ? await deps.library.musicFor(footage?.niche ?? r.broll.clip_type ?? DEFAULT_NICHE, ctx.job.id, signal)
+    ? await deps.library.musicFor(broll?.niche ?? r.broll.clip_type ?? DEFAULT_NICHE, ctx.job.id, signal)
     : undefined;
   const fontsDir = findShippedFontFamily(branding.captionFont ?? '')
     ? await captionFontsDir(join(services.config.dataDir, 'cache'))
     : '/usr/share/fonts/truetype';
-  const sentenceTimes = footage?.shots.length ? sentenceSpans(script.sentences, voice) : [];
+  const sentenceTimes = broll ? sentenceSpans(script.sentences, voice) : [];
 
   let presenter: PresenterSource | undefined;
   const output = join(workDir, 'video.mp4');
   let rendered: { layout: PresenterLayout; geometry: PresenterLayoutGeometry } | undefined;
   for (let attempt: PresenterLayout | null = layout; attempt; attempt = FALLBACK[attempt]) {
-    if (attempt !== 'talking_head' && !footage) continue;
+    if (attempt !== 'talking_head' && !broll) continue;
     if ((attempt === 'creator' || attempt === 'split') && r.aspect_ratio !== '9:16') continue;
     const geometry = presenterLayoutGeometry({
       layout: attempt,
@@ -374,7 +527,7 @@ export async function runPresenter(
         geometry,
         branding,
         voice,
-        footage,
+        broll: broll?.scenes,
         presenter,
         hostLogoPath,
         logoPath,
@@ -401,7 +554,11 @@ export async function runPresenter(
   const srt = join(workDir, 'captions.srt');
   await writeFile(srt, toSrt(voice.words));
   const ass = join(workDir, 'captions.ass');
+  const stills = stillsAccount(r, broll, rendered.layout, fallbacks);
   return {
+    ...(stills?.refundCents
+      ? { refundCents: stills.refundCents, refundReason: 'generated_stills_not_made' }
+      : {}),
     artifacts: {
       title: script.title,
       description: script.description,
@@ -420,9 +577,18 @@ export async function runPresenter(
       },
       voiceId: voice.voiceId,
       narration: { tempo: voice.tempo, timing: voice.timingSource, writer: script.writer },
-      ...(footage && rendered.layout !== 'talking_head'
-        ? { broll: { niche: footage.niche, shots: footage.shots, warnings: footage.warnings } }
+      ...(broll && rendered.layout !== 'talking_head'
+        ? {
+            broll: {
+              niche: broll.niche,
+              visuals: r.broll.visuals,
+              shots: broll.shots,
+              warnings: broll.warnings,
+            },
+          }
         : {}),
+      ...(stills ? { generated_stills: stills.artifact } : {}),
+      ...(stills?.warning ? { warnings: [stills.warning] } : {}),
       ...(music ? { music: { id: music.id, title: music.title } } : {}),
       brand: branding.source,
     },
@@ -455,11 +621,12 @@ interface ComposeInputs {
   geometry: PresenterLayoutGeometry;
   branding: Branding;
   voice: VoiceStage;
-  footage: FootageStage | undefined;
+  /** The B-roll timeline; undefined without B-roll. */
+  broll: PlacedScene[] | undefined;
   presenter: PresenterSource;
   hostLogoPath: string | undefined;
   logoPath: string | undefined;
-  music: { path: string } | undefined;
+  music: { path: string; bed?: ComposeMusicBed } | undefined;
   fontsDir: string;
   sentenceTimes: { start: number; end: number }[];
   output: string;
@@ -468,14 +635,14 @@ interface ComposeInputs {
 
 async function composeLayout(ctx: JobContext<PresenterRequest>, inputs: ComposeInputs): Promise<void> {
   const r = ctx.request;
-  const { attempt, geometry, branding, voice, footage } = inputs;
+  const { attempt, geometry, branding, voice, broll } = inputs;
   let scenes: ComposeScene[] = [];
   let intervals: [number, number][] | undefined;
-  if (attempt === 'cutaway' && footage) {
+  if (attempt === 'cutaway' && broll) {
     intervals = cutawayIntervals(inputs.sentenceTimes, voice.videoSec, r.broll.coverage);
-    scenes = cutawayScenes(footage.scenes, intervals);
-  } else if (attempt !== 'talking_head' && footage) {
-    scenes = footage.scenes;
+    scenes = cutawayScenes(broll, intervals);
+  } else if (attempt !== 'talking_head' && broll) {
+    scenes = broll.map((placed) => placed.scene);
   }
 
   let ass: ComposeSpec['ass'];
@@ -495,7 +662,7 @@ async function composeLayout(ctx: JobContext<PresenterRequest>, inputs: ComposeI
     durationSec: voice.videoSec,
     scenes,
     narration: { path: voice.audioPath },
-    ...(inputs.music ? { music: { path: inputs.music.path, volume: 0.3 } } : {}),
+    ...(inputs.music ? { music: { path: inputs.music.path, bed: inputs.music.bed, volume: 0.3 } } : {}),
     ...(ass ? { ass } : {}),
     ...(inputs.logoPath && !host ? { logo: { path: inputs.logoPath } } : {}),
     presenter: {

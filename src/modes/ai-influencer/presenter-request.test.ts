@@ -5,6 +5,7 @@ import {
   PresenterRuleError,
   presenterSchema,
   priceOfPresenter,
+  pricedStills,
   resolvePresenterRequest,
   type PresenterRequest,
 } from './presenter-request.ts';
@@ -32,6 +33,7 @@ describe('presenter prices (spec 1 §4.5 table)', () => {
       avatar_iv: { usd_cents_30s: 245, usd_cents_60s: 490 },
       avatar_v: { usd_cents_30s: 725, usd_cents_60s: 1450 },
       logo_host: { usd_cents_30s: 100, usd_cents_60s: 200 },
+      generated_broll_still: { usd_cents: 10, model: 'gpt-image-1', unit: 'still' },
     });
   });
 
@@ -54,6 +56,45 @@ describe('presenter prices (spec 1 §4.5 table)', () => {
     assert.equal(priceOfPresenter(topic).usdCents, 100);
     const long = resolve({ avatar_id: 'av_1', format: 'presenter_broll', topic: 'sleep', duration_sec: 60 });
     assert.equal(priceOfPresenter(long).usdCents, 200);
+  });
+});
+
+describe('generated B-roll prices (spec 1 §4.5 broll.visuals)', () => {
+  const script = 'Sleep is a skill. Keep one wake-up time. Dim the lights at nine. Try it for a week.';
+  const broll = { avatar_id: 'a', format: 'presenter_broll', script, layout: 'split' };
+
+  it('prices one still per B-roll sentence of a script, every other one for mixed, none for stock', () => {
+    assert.equal(pricedStills(resolve(broll)), 0);
+    assert.equal(pricedStills(resolve({ ...broll, broll: { visuals: 'generated' } })), 4);
+    assert.equal(pricedStills(resolve({ ...broll, broll: { visuals: 'mixed' } })), 2);
+    // In cutaway the opening hook stays on the presenter.
+    const cutaway = { ...broll, layout: 'cutaway', aspect_ratio: '16:9' };
+    assert.equal(pricedStills(resolve({ ...cutaway, broll: { visuals: 'generated' } })), 3);
+    assert.equal(pricedStills(resolve({ ...cutaway, broll: { visuals: 'mixed' } })), 2);
+  });
+
+  it('prices a topic by one still per 3 s of duration_sec at most', () => {
+    const topic = {
+      avatar_id: 'a',
+      format: 'presenter_broll',
+      topic: 'sleep',
+      broll: { visuals: 'generated' },
+    };
+    assert.equal(pricedStills(resolve(topic)), 10);
+    assert.equal(pricedStills(resolve({ ...topic, duration_sec: 15 })), 5);
+  });
+
+  it('adds a line of 10 cents per still to the presenter price', () => {
+    const request = resolve({ ...broll, broll: { visuals: 'generated' } });
+    const price = priceOfPresenter(request);
+    assert.equal(price.usdCents, priceOfPresenter(resolve(broll)).usdCents + 40);
+    assert.deepEqual(
+      price.breakdown.map((line) => [line.unit, line.quantity, line.usd_cents]),
+      [
+        ['second', price.pricedSeconds, price.usdCents - 40],
+        ['still', 4, 40],
+      ],
+    );
   });
 });
 

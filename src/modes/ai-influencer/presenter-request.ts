@@ -10,6 +10,7 @@ import {
   type PricedPresenter,
 } from '../../platform/pricing/presenter-price.ts';
 import { NICHES, type Niche } from '../../media/footage/niches.ts';
+import { splitSentences } from '../../media/script/sentences.ts';
 import { kitSelectionShape, type KitChoice } from '../shared/brand-kit-selection.ts';
 import { CONTENT_PURPOSES, type ContentPurpose, type ContentStyle } from '../shared/enums.ts';
 import {
@@ -334,9 +335,27 @@ export function resolvePresenterRequest(body: Parsed): PresenterRequest {
   };
 }
 
+/** A written script has about one sentence per this many seconds of speech at most (the local writer: 3.5–5). */
+const TOPIC_SECONDS_PER_SENTENCE = 3;
+
+/**
+ * The most AI stills a request's video can use, as priced: one per B-roll sentence (every sentence in the
+ * creator and split layouts, all but the opening hook in cutaway), every other one for mixed. A script's
+ * sentences are counted; a topic's script is not written yet, so its length sets the count. The pipeline
+ * never makes more, and refunds the ones it does not make.
+ */
+export function pricedStills(request: PresenterRequest): number {
+  if (request.broll.visuals === 'stock' || request.layout === 'talking_head') return 0;
+  const sentences = request.script
+    ? splitSentences(request.script, 'en').length
+    : Math.ceil(request.speech_sec / TOPIC_SECONDS_PER_SENTENCE);
+  const broll = request.layout === 'cutaway' ? Math.max(0, sentences - 1) : sentences;
+  return request.broll.visuals === 'mixed' ? Math.ceil(broll / 2) : broll;
+}
+
 /** The price of one video of a resolved request (variations multiply it by their count). */
 export function priceOfPresenter(request: PresenterRequest): PresenterPrice {
-  return presenterPrice(request.priced_as, request.speech_sec);
+  return presenterPrice(request.priced_as, request.speech_sec, pricedStills(request));
 }
 
 /** Warnings a dry run shows for a valid request. */
@@ -345,6 +364,11 @@ export function presenterWarnings(request: PresenterRequest): string[] {
   if (request.engine === 'avatar_iii')
     warnings.push(
       'avatar_iii is the local talking-head engine: it animates the persona photo (mouth shapes from the spoken phonemes, blinks, small head motion); a hosted engine (avatar_iv, avatar_v) makes fuller facial motion.',
+    );
+  const stills = pricedStills(request);
+  if (stills > 0)
+    warnings.push(
+      `${request.broll.visuals} B-roll: up to ${stills} AI still${stills === 1 ? '' : 's'} from the image model are priced; stills not made are refunded when the job completes, and B-roll that cannot be generated (a refused prompt, a provider failure) delivers the talking head with captions, music and logo, the stills refunded.`,
     );
   if (request.ignored_fields.length > 0)
     warnings.push(

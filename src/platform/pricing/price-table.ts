@@ -134,7 +134,7 @@ export const PRICE_TABLE = {
     notes:
       'Priced per request by engine and spoken length; same price for every format and layout; refunded on failure.',
     variable:
-      'Presenter video: the engine cost per spoken second (avatar_iii and the logo host 1.67 cents, avatar_iv 4.08, avatar_v 12.08) times the spoken seconds (the script at about 2.5 words per second at speed 1.0, or duration_sec for a topic; at least 5), times 2, rounded up to 5 cents: 30 s costs $1.00, $2.45 and $7.25. Variations charge count times one video. Per-engine 30 s and 60 s prices: GET /api/v1/tools pricing.ai_influencer.',
+      'Presenter video: the engine cost per spoken second (avatar_iii and the logo host 1.67 cents, avatar_iv 4.08, avatar_v 12.08) times the spoken seconds (the script at about 2.5 words per second at speed 1.0, or duration_sec for a topic; at least 5), times 2, rounded up to 5 cents: 30 s costs $1.00, $2.45 and $7.25. broll.visuals generated or mixed adds 10 cents per AI still (the image model’s cost per still × 1.5, rounded up to 5 cents) for the most stills the video can use (one per B-roll sentence of a script, one per 3 s of duration_sec for a topic; every other one for mixed); stills not made are refunded when the job completes. Variations charge count times one video. Per-engine 30 s and 60 s prices: GET /api/v1/tools pricing.ai_influencer.',
   },
 } as const satisfies Record<string, PriceEntry>;
 

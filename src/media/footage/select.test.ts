@@ -110,6 +110,64 @@ describe('ranking', () => {
   });
 });
 
+describe('each shot describes its match', () => {
+  test('a word match: the sentence, its matching words and a score of at least 0.4', () => {
+    const shot = run({ niche: 'business/office', scenes: scenes('Bitcoin coins keep spinning today.') })
+      .shots[0]!;
+    assert.equal(shot.clipId, 'coins');
+    assert.equal(shot.sentence, 'Bitcoin coins keep spinning today.');
+    assert.deepEqual(shot.matchedTerms, ['bitcoin', 'coins', 'spinning']);
+    // Five content words (bitcoin, coins, keep, spinning, today), three matched: a full match.
+    assert.equal(shot.score, 1);
+    const one = run({ niche: 'business/office', scenes: scenes('Bitcoin keeps climbing today.') }).shots[0]!;
+    assert.deepEqual([one.clipId, one.matchedTerms, one.score], ['coins', ['bitcoin'], 0.6]);
+  });
+
+  test('without a shared word the score is the niche fallback, below 0.4', () => {
+    const cases: {
+      niche: FootageSelectionInput['niche'];
+      keywords?: string[];
+      clip: string;
+      score: number;
+    }[] = [
+      { niche: 'finance/trading', clip: 'chart', score: 0.3 },
+      { niche: 'finance/trading', keywords: ['green'], clip: 'chart', score: 0.35 },
+      { niche: 'finance/crypto', clip: 'unlabelled', score: 0.2 },
+    ];
+    for (const c of cases) {
+      const clips = LIBRARY.filter((x) => c.niche !== 'finance/crypto' || x.id !== 'coins');
+      const shot = run({
+        niche: c.niche,
+        clips,
+        footageKeywords: c.keywords ?? [],
+        scenes: scenes('Let me explain something.'),
+      }).shots[0]!;
+      assert.deepEqual([shot.clipId, shot.matched, shot.matchedTerms, shot.score], [c.clip, [], [], c.score]);
+    }
+    const abstract = run({
+      niche: 'finance/trading',
+      clips: [clip('grain', 'Film grain', ['grain'], ['abstract'])],
+      scenes: scenes('Let me explain something.'),
+    }).shots[0]!;
+    assert.equal(abstract.score, 0.1);
+    const unrelated = run({ niche: 'events/halloween', clips: [LIBRARY[6]!], scenes: scenes('Boo.') })
+      .shots[0]!;
+    assert.equal(unrelated.score, 0);
+  });
+
+  test('both halves of a long scene carry its sentence', () => {
+    const result = run({
+      scenes: [{ index: 0, text: 'A long sentence about gold.', start: 2, end: 12 }],
+      maxShotSec: 6,
+    });
+    assert.deepEqual(
+      result.shots.map((s) => s.sentence),
+      ['A long sentence about gold.', 'A long sentence about gold.'],
+    );
+    assert.deepEqual(result.shots[0]!.matchedTerms, ['gold']);
+  });
+});
+
 describe('no repeats', () => {
   test('every eligible clip is used once before any repeats, and never twice in a row', () => {
     const many = scenes(...Array.from({ length: 25 }, () => 'Bitcoin again.'));

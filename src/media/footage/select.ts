@@ -1,7 +1,9 @@
 // Chooses background footage for each narrated scene: the clip whose tags and title share the most
 // content words with the sentence, then the clip closest to the requested niche, then the one matching
-// the footage keywords; no clip repeats while unused eligible clips remain.
+// the footage keywords; no clip repeats while unused eligible clips remain. Each shot carries its sentence,
+// the words that matched and a score (match-score.ts) describing the choice.
 
+import { matchScore, wordsOfStems, type NicheFit } from './match-score.ts';
 import { closestNiches, type Niche } from './niches.ts';
 import { contentStems, exclusionTest } from './text-match.ts';
 
@@ -49,6 +51,12 @@ export interface FootageShot {
   loops: boolean;
   /** Sentence stems found in the clip's title or tags. */
   matched: string[];
+  /** The narrated sentence the shot is under. */
+  sentence: string;
+  /** The sentence's words (lower case) whose stems are in `matched`. */
+  matchedTerms: string[];
+  /** How well the clip fits the sentence, 0–1 (docs/footage.md). */
+  score: number;
 }
 
 export interface FootageSelection {
@@ -100,14 +108,24 @@ function round2(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
-export function selectFootage(input: FootageSelectionInput): FootageSelection {
-  const warnings: string[] = [];
-  const exclusions = (input.excludeKeywords ?? []).filter((k) => k.trim() !== '');
+export interface EligibleClips<C> {
+  eligible: C[];
+  /** Clips whose title or tags contain an exclude keyword. */
+  excluded: number;
+  /** Clips without tags, refused because exclusions were given (nothing says what they show). */
+  unlabelled: number;
+}
 
+/** The clips a request may use once its exclude keywords (blank ones ignored) have ruled some out. */
+export function eligibleClips<C extends Pick<LibraryClip, 'title' | 'tags'>>(
+  clips: readonly C[],
+  excludeKeywords: readonly string[] = [],
+): EligibleClips<C> {
+  const exclusions = excludeKeywords.filter((k) => k.trim() !== '');
   const excludedBy = exclusionTest(exclusions);
   let excluded = 0;
   let unlabelled = 0;
-  const eligible = input.clips.filter((clip) => {
+  const eligible = clips.filter((clip) => {
     if (exclusions.length > 0 && clip.tags.length === 0) {
       unlabelled++;
       return false;
@@ -118,6 +136,12 @@ export function selectFootage(input: FootageSelectionInput): FootageSelection {
     }
     return true;
   });
+  return { eligible, excluded, unlabelled };
+}
+
+export function selectFootage(input: FootageSelectionInput): FootageSelection {
+  const warnings: string[] = [];
+  const { eligible, excluded, unlabelled } = eligibleClips(input.clips, input.excludeKeywords);
   if (excluded > 0) warnings.push(`excluded ${excluded} clip(s) matching exclude_keywords`);
   if (unlabelled > 0)
     warnings.push(`refused ${unlabelled} unlabelled clip(s) because exclude_keywords were given`);
@@ -132,6 +156,14 @@ export function selectFootage(input: FootageSelectionInput): FootageSelection {
   const closest = closestNiches(input.niche);
   const rankOf = (clip: LibraryClip): number =>
     Math.min(closest.length, ...clip.niches.map((n) => closest.indexOf(n as Niche)).filter((i) => i >= 0));
+  const fitOf = (rank: number): NicheFit =>
+    rank === 0
+      ? 'requested'
+      : rank >= closest.length
+        ? 'none'
+        : closest[rank] === 'abstract'
+          ? 'abstract'
+          : 'closest';
   const keywordStems = new Set(contentStems((input.footageKeywords ?? []).join(' ')));
   const candidates: Candidate[] = eligible.map((clip) => {
     const stems = new Set(contentStems([clip.title, ...clip.tags].join(' ')));
@@ -184,6 +216,12 @@ export function selectFootage(input: FootageSelectionInput): FootageSelection {
       );
       const pick = scored[0]!;
       const clip = pick.c.clip;
+      const score = matchScore({
+        sentenceTerms: sentence.size,
+        matchedTerms: pick.matched.length,
+        nicheFit: fitOf(pick.c.nicheRank),
+        keywordHit: pick.c.keywordHits > 0,
+      });
       const spare = clip.durationSec - duration;
       const inPoint =
         spare > 0 ? round2(spare * unitRandom(input.seed, `in:${scene.index}:${part}:${clip.id}`)) : 0;
@@ -195,6 +233,9 @@ export function selectFootage(input: FootageSelectionInput): FootageSelection {
         duration,
         loops: duration > clip.durationSec - inPoint + 1e-9,
         matched: pick.matched,
+        sentence: scene.text,
+        matchedTerms: wordsOfStems(scene.text, new Set(pick.matched)),
+        score,
       });
       uses.set(clip.id, (uses.get(clip.id) ?? 0) + 1);
       previous = clip.id;

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contentStems, exclusionTest, phraseMatcher, stem, tokenize } from './text-match.ts';
+import { contentStems, contentTerms, exclusionTest, phraseMatcher, stem, tokenize } from './text-match.ts';
 
 describe('tokenize', () => {
   const cases: [string, string[]][] = [
@@ -48,6 +48,14 @@ test('contentStems drops stop words and bare numbers', () => {
     'sav',
     'money',
     'twenty',
+  ]);
+});
+
+test('contentTerms keeps each content word beside its stem', () => {
+  assert.deepEqual(contentTerms('Driving 3 cars to the parties'), [
+    { word: 'driving', stem: 'driv' },
+    { word: 'cars', stem: 'car' },
+    { word: 'parties', stem: 'party' },
   ]);
 });
 

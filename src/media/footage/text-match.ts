@@ -59,12 +59,23 @@ export function wordStems(text: string): string[] {
   return tokenize(text).map(stem);
 }
 
-/** Stems of the words that carry content: stop words and bare numbers removed. */
-export function contentStems(text: string): string[] {
+/** A word that carries content, with the stem it is compared by. */
+export interface ContentTerm {
+  word: string;
+  stem: string;
+}
+
+/** The words that carry content, in order: stop words and bare numbers removed. */
+export function contentTerms(text: string): ContentTerm[] {
   return tokenize(text)
     .filter((w) => !isStopWord(w) && !/^[0-9]+$/.test(w))
-    .map(stem)
-    .filter((s) => !isStopWord(s));
+    .map((word) => ({ word, stem: stem(word) }))
+    .filter((t) => !isStopWord(t.stem));
+}
+
+/** Stems of the words that carry content: stop words and bare numbers removed. */
+export function contentStems(text: string): string[] {
+  return contentTerms(text).map((t) => t.stem);
 }
 
 /** The spellings of a word that a plural-insensitive match accepts: itself, its plurals, its singular. */

@@ -8,6 +8,7 @@ import { brandKitHeaders, brandKitWarnings } from '../shared/brand-kit-selection
 import { resolveKitForBrief, videoBranding, videoLanguage } from '../shared/kit-branding.ts';
 import { checkSavedLogo } from '../magic/magic-mode.ts';
 import { nicheWarnings, stockRenderEstimate } from '../stock/stock-mode.ts';
+import { footageMatchWarnings, withFootageMatchCheck } from '../shared/footage-match-warnings.ts';
 import { articleNarration, type ArticleNarration } from './article-narration.ts';
 import {
   ARTICLE_ALIASES,
@@ -87,6 +88,11 @@ function sourceWarnings(r: ArticleRequest, source: ArticleSource | undefined): s
   return warnings;
 }
 
+/** Categories and tags describe the article, so they also steer the footage. */
+function articleFootageKeywords(r: ArticleRequest): string[] {
+  return [...r.footage_keywords, ...r.categories, ...r.tags].slice(0, 32);
+}
+
 /** POST /blog-to-video (spec 1 §4.7): an article read as a narrated video with the account brand. */
 export function articleMode(
   deps: StockEngineDeps & { llmConfigured: boolean },
@@ -138,19 +144,30 @@ export function articleMode(
         script: request.script,
         cta_text: request.cta_text,
       });
+      const language = videoLanguage(request.language, kit);
       await validateStockInput(
         {
           ...request,
           script,
-          language: videoLanguage(request.language, kit),
+          language,
           captions: request.caption_style.preset !== 'none',
         },
         services,
         { llmConfigured: deps.llmConfigured, narrator: deps.narrator },
       );
-      if (kit) return { ...request, brand_kit: kit };
-      await checkSavedLogo((await accountBrand(services))?.logo_url, services.urlGuard);
-      return request;
+      if (!kit) await checkSavedLogo((await accountBrand(services))?.logo_url, services.urlGuard);
+      return withFootageMatchCheck(
+        kit ? { ...request, brand_kit: kit } : request,
+        {
+          script,
+          language,
+          assetUrls: request.asset_urls,
+          footageKeywords: articleFootageKeywords(request),
+          excludeKeywords: request.exclude_keywords,
+        },
+        services,
+        deps.library,
+      );
     },
     answerHeaders: (request) => brandKitHeaders(request.brand_kit),
     price: articlePrice,
@@ -160,6 +177,7 @@ export function articleMode(
       warnings: [
         ...sourceWarnings(request, articleSource(request)),
         ...(request.asset_urls.length > 0 ? [] : nicheWarnings(request.clip_type)),
+        ...footageMatchWarnings(request),
         ...brandKitWarnings(request),
       ],
     }),
@@ -193,8 +211,7 @@ export function articleMode(
           voiceId: r.voice_id,
           voiceGender: r.voice_gender,
           clipType: r.clip_type,
-          // Categories and tags describe the article, so they also steer the footage.
-          footageKeywords: [...r.footage_keywords, ...r.categories, ...r.tags].slice(0, 32),
+          footageKeywords: articleFootageKeywords(r),
           excludeKeywords: r.exclude_keywords,
           assetUrls: r.asset_urls,
           captionStyle: r.caption_style,

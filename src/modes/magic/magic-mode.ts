@@ -5,7 +5,8 @@ import { unitPrice } from '../../platform/pricing/price-table.ts';
 import { runStockEngine, type StockEngineDeps } from '../shared/stock-engine.ts';
 import { validateStockInput } from '../shared/stock-validation.ts';
 import { engineRequestOf } from '../shared/stock-fields.ts';
-import { nicheWarnings, stockRenderEstimate } from '../stock/stock-mode.ts';
+import { nicheWarnings, stockFootageFields, stockRenderEstimate } from '../stock/stock-mode.ts';
+import { footageMatchWarnings, withFootageMatchCheck } from '../shared/footage-match-warnings.ts';
 import { accountBrand } from '../shared/account-brand.ts';
 import { brandKitHeaders, brandKitWarnings } from '../shared/brand-kit-selection.ts';
 import { resolveKitForBrief, videoBranding, videoLanguage } from '../shared/kit-branding.ts';
@@ -73,18 +74,23 @@ export function magicMode(deps: StockEngineDeps & { llmConfigured: boolean }): M
         script: request.script,
         cta: request.cta,
       });
+      const language = videoLanguage(request.language, kit);
       await validateStockInput(
         {
           ...request,
-          language: videoLanguage(request.language, kit),
+          language,
           captions: request.caption_style.preset !== 'none',
         },
         services,
         { llmConfigured: deps.llmConfigured, narrator: deps.narrator },
       );
-      if (kit) return { ...request, brand_kit: kit };
-      await checkSavedLogo((await accountBrand(services))?.logo_url, services.urlGuard);
-      return request;
+      if (!kit) await checkSavedLogo((await accountBrand(services))?.logo_url, services.urlGuard);
+      return withFootageMatchCheck(
+        kit ? { ...request, brand_kit: kit } : request,
+        stockFootageFields(request, language),
+        services,
+        deps.library,
+      );
     },
     answerHeaders: (request) => brandKitHeaders(request.brand_kit),
     price: magicPrice,
@@ -101,6 +107,7 @@ export function magicMode(deps: StockEngineDeps & { llmConfigured: boolean }): M
         ...(request.script
           ? ['A sent script is narrated word for word; cta and include_hook do not apply.']
           : []),
+        ...footageMatchWarnings(request),
         ...brandKitWarnings(request),
       ],
     }),

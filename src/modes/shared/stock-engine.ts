@@ -14,7 +14,13 @@ import type { ComposeScene, ComposeSpec } from '../../media/compose/compose-spec
 import { extractPoster } from '../../media/ffmpeg/measure.ts';
 import { probeMedia } from '../../media/ffmpeg/probe.ts';
 import { toSrt } from '../../media/subtitles/srt.ts';
-import { FootageSelectionError, selectFootage, type Scene } from '../../media/footage/select.ts';
+import { unmatchedSentences } from '../../media/footage/match-score.ts';
+import {
+  eligibleClips,
+  FootageSelectionError,
+  selectFootage,
+  type Scene,
+} from '../../media/footage/select.ts';
 import { inferNiche, type Niche } from '../../media/footage/niches.ts';
 import type { MusicBedFile, StockLibrary } from '../../media/library/stock-library.ts';
 import { splitSentences } from '../../media/script/sentences.ts';
@@ -32,6 +38,7 @@ import { fitToDuration, MAX_TEMPO } from '../../media/voice/fit-to-duration.ts';
 import type { Narrator } from '../../media/voice/narrator.ts';
 import type { Brand, CaptionStyle, MusicOptions, ProgressBar } from './field-schemas.ts';
 import type { ContentPurpose, ContentStyle } from './enums.ts';
+import { renderGapWarning } from './footage-match-warnings.ts';
 
 // The stock engine shared by generate-and-post, Magic, motivational, article-to-video and news:
 // script → voice → footage → music → captions → brand → one compose → poster. Each stage writes its result
@@ -144,11 +151,25 @@ export interface VoiceStage {
   timingSource: string;
 }
 
+/** One shot of artifacts.footage.shots[] (docs/footage.md). */
+export interface FootageShotArtifact {
+  start: number;
+  duration: number;
+  clipId: string;
+  /** Sentence stems found in the clip's title or tags. */
+  matched: string[];
+  sentence: string;
+  /** The sentence's words whose stems matched. */
+  matched_terms: string[];
+  /** 0–1 by the formula of docs/footage.md; null for the caller's own asset_urls, which are not matched. */
+  score: number | null;
+}
+
 export interface FootageStage {
   niche: Niche;
   nicheReason: string;
   scenes: ComposeScene[];
-  shots: { start: number; duration: number; clipId: string; matched: string[] }[];
+  shots: FootageShotArtifact[];
   warnings: string[];
 }
 
@@ -307,7 +328,7 @@ export async function footageStage(
       return { niche, nicheReason, ...(await assetFootage(ctx, request.assetUrls, scenes)) };
     await deps.library.ensureFootage(niche, ctx.signal);
     // With a stock-footage provider configured, candidates for these sentences are imported first.
-    await deps.library.ensureProviderFootage({
+    const provider = await deps.library.ensureProviderFootage({
       sceneTexts: scenes.map((s) => s.text),
       footageKeywords: request.footageKeywords,
       urlGuard: ctx.services.urlGuard,
@@ -348,6 +369,7 @@ export async function footageStage(
       }
     }
     await deps.library.markUsed([...new Set(selection.shots.map((s) => s.clipId))]);
+    const gaps = unmatchedSentences(sentences, eligibleClips(clips, request.excludeKeywords).eligible);
     return {
       niche,
       nicheReason,
@@ -357,8 +379,11 @@ export async function footageStage(
         duration: s.duration,
         clipId: s.clipId,
         matched: s.matched,
+        sentence: s.sentence,
+        matched_terms: s.matchedTerms,
+        score: s.score,
       })),
-      warnings: selection.warnings,
+      warnings: [...selection.warnings, ...gaps.map((gap) => renderGapWarning(gap, provider !== undefined))],
     };
   });
 }
@@ -585,6 +610,9 @@ async function assetFootage(
       duration: remaining,
       clipId: `asset-${scene.index % assets.length}`,
       matched: [],
+      sentence: scene.text,
+      matched_terms: [],
+      score: null,
     });
     while (remaining > 0.01) {
       const piece = Math.min(remaining, asset.durationSec);

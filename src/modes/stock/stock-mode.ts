@@ -4,6 +4,11 @@ import { closestNiches, type Niche } from '../../media/footage/niches.ts';
 import { seedFootageRecipes } from '../../media/footage/procedural.ts';
 
 import { brandKitHeaders, brandKitWarnings } from '../shared/brand-kit-selection.ts';
+import {
+  footageMatchWarnings,
+  withFootageMatchCheck,
+  type FootageMatchFields,
+} from '../shared/footage-match-warnings.ts';
 import { resolveKitForBrief, videoBranding, videoLanguage } from '../shared/kit-branding.ts';
 import { runStockEngine, type StockEngineDeps } from '../shared/stock-engine.ts';
 import { engineRequestOf } from '../shared/stock-fields.ts';
@@ -31,6 +36,20 @@ export function nicheWarnings(niche: Niche | undefined): string[] {
   ];
 }
 
+/** What a dry run checks the library against: the sent script of a §4.2 request (docs/footage.md). */
+export function stockFootageFields(
+  request: Pick<StockRequest, 'script' | 'asset_urls' | 'footage_keywords' | 'exclude_keywords'>,
+  language: string,
+): FootageMatchFields {
+  return {
+    script: request.script,
+    language,
+    assetUrls: request.asset_urls,
+    footageKeywords: request.footage_keywords,
+    excludeKeywords: request.exclude_keywords,
+  };
+}
+
 export function stockMode(deps: StockEngineDeps & { llmConfigured: boolean }): ModeDefinition<StockRequest> {
   return {
     name: 'stock',
@@ -55,17 +74,23 @@ export function stockMode(deps: StockEngineDeps & { llmConfigured: boolean }): M
         script: request.script,
         cta: request.cta,
       });
+      const language = videoLanguage(request.language, kit);
       await validateStockInput(
         {
           ...request,
-          language: videoLanguage(request.language, kit),
+          language,
           captions: request.caption_style.preset !== 'none',
           logo_url: request.brand?.logo_url,
         },
         services,
         { llmConfigured: deps.llmConfigured, narrator: deps.narrator },
       );
-      return kit ? { ...request, brand_kit: kit } : request;
+      return withFootageMatchCheck(
+        kit ? { ...request, brand_kit: kit } : request,
+        stockFootageFields(request, language),
+        services,
+        deps.library,
+      );
     },
     answerHeaders: (request) => brandKitHeaders(request.brand_kit),
     price: () => ({
@@ -91,6 +116,7 @@ export function stockMode(deps: StockEngineDeps & { llmConfigured: boolean }): M
         ...(request.script
           ? ['A sent script is narrated word for word; cta and include_hook do not apply.']
           : []),
+        ...footageMatchWarnings(request),
         ...brandKitWarnings(request),
       ],
     }),

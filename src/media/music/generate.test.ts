@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { measureLoudness, type LoudnessStats } from '../ffmpeg/measure.ts';
 import { probeMedia } from '../ffmpeg/probe.ts';
 import { runFfmpeg } from '../ffmpeg/runner.ts';
+import { fft } from '../speech/mfcc.ts';
 import { bedScore } from './arrangement.ts';
 import { bedGraph, bedInputArgs, planBed } from './bed-graph.ts';
 import { seedMusicRecipes, type MusicBedRecipe } from './beds.ts';
@@ -56,38 +57,6 @@ function stepPercentile(channels: Float32Array[], p: number): number {
   for (let i = 1; i < n; i++) steps[i - 1] = step(channels, i);
   steps.sort();
   return steps[Math.floor((p / 100) * (steps.length - 1))]!;
-}
-
-/** In-place radix-2 FFT. */
-function fft(re: Float64Array, im: Float64Array): void {
-  const n = re.length;
-  for (let i = 1, j = 0; i < n; i++) {
-    let bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) {
-      [re[i], re[j]] = [re[j]!, re[i]!];
-      [im[i], im[j]] = [im[j]!, im[i]!];
-    }
-  }
-  for (let len = 2; len <= n; len <<= 1) {
-    const half = len / 2;
-    const angle = (-2 * Math.PI) / len;
-    for (let i = 0; i < n; i += len) {
-      for (let k = 0; k < half; k++) {
-        const wr = Math.cos(angle * k);
-        const wi = Math.sin(angle * k);
-        const a = i + k;
-        const b = a + half;
-        const br = re[b]! * wr - im[b]! * wi;
-        const bi = re[b]! * wi + im[b]! * wr;
-        re[b] = re[a]! - br;
-        im[b] = im[a]! - bi;
-        re[a] = re[a]! + br;
-        im[a] = im[a]! + bi;
-      }
-    }
-  }
 }
 
 /**

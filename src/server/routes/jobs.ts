@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { successBody } from '../../platform/envelope.ts';
 import { errors } from '../../platform/errors.ts';
 import { JOBS_DEFAULT_OPERATION, modeForJobsBody } from '../../platform/generation/jobs-body.ts';
 import { presentJob } from '../../platform/jobs/job-presenter.ts';
-import { CANCELLABLE_STATUSES, DELETABLE_STATUSES } from '../../platform/jobs/job-status.ts';
+import { CANCELLABLE_STATUSES, DELETABLE_STATUSES, type JobStatus } from '../../platform/jobs/job-status.ts';
 import { findAccountJobWithEvents, listJobEvents } from '../../platform/jobs/jobs-repo.ts';
 import { listJobDeliveries } from '../../platform/webhooks/webhook-deliveries-repo.ts';
 import type { AppContext } from '../app-context.ts';
@@ -42,6 +42,19 @@ interface JobParams {
 }
 
 export function registerJobRoutes(app: FastifyInstance, ctx: AppContext): void {
+  /** POST /jobs/{id}/cancel and DELETE /jobs/{id} answer alike; they differ in the statuses they stop. */
+  async function cancelAnswer(
+    request: FastifyRequest<{ Params: JobParams }>,
+    statuses: readonly JobStatus[],
+  ) {
+    const job = await ctx.lifecycle.cancel(callerOf(request).accountId, request.params.jobId, statuses);
+    const events = await listJobEvents(ctx.db, job.id);
+    return successBody(
+      { job: presentJob(job, events, ctx.store), refunded: !job.sandbox && job.price_cents > 0 },
+      { request_id: request.id },
+    );
+  }
+
   app.get<{ Params: JobParams }>(
     '/api/v1/jobs/:jobId',
     { config: { rateLimit: 'job_reads', docs: DOCS.get } },
@@ -61,35 +74,13 @@ export function registerJobRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post<{ Params: JobParams }>(
     '/api/v1/jobs/:jobId/cancel',
     { config: { docs: DOCS.cancel } },
-    async (request) => {
-      const job = await ctx.lifecycle.cancel(
-        callerOf(request).accountId,
-        request.params.jobId,
-        CANCELLABLE_STATUSES,
-      );
-      const events = await listJobEvents(ctx.db, job.id);
-      return successBody(
-        { job: presentJob(job, events, ctx.store), refunded: !job.sandbox && job.price_cents > 0 },
-        { request_id: request.id },
-      );
-    },
+    async (request) => cancelAnswer(request, CANCELLABLE_STATUSES),
   );
 
   app.delete<{ Params: JobParams }>(
     '/api/v1/jobs/:jobId',
     { config: { docs: DOCS.remove } },
-    async (request) => {
-      const job = await ctx.lifecycle.cancel(
-        callerOf(request).accountId,
-        request.params.jobId,
-        DELETABLE_STATUSES,
-      );
-      const events = await listJobEvents(ctx.db, job.id);
-      return successBody(
-        { job: presentJob(job, events, ctx.store), refunded: !job.sandbox && job.price_cents > 0 },
-        { request_id: request.id },
-      );
-    },
+    async (request) => cancelAnswer(request, DELETABLE_STATUSES),
   );
 
   // POST /jobs: a generation body for any registered mode, chosen by "operation" (default: stock video);

@@ -222,9 +222,11 @@ async function withAttempts(ex: Executor, deliveries: DeliveryRow[]): Promise<De
     .orderBy('delivery_id')
     .orderBy('attempt')
     .execute();
+  // The two reads are not one snapshot: an attempt recorded between them is left out, so the attempts always
+  // match the delivery row they are shown with (its count, state and next_attempt_at).
   return deliveries.map((delivery) => ({
     delivery,
-    attempts: attempts.filter((a) => a.delivery_id === delivery.id),
+    attempts: attempts.filter((a) => a.delivery_id === delivery.id && a.attempt <= delivery.attempts),
   }));
 }
 

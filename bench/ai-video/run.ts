@@ -24,6 +24,7 @@ import type { ModeDefinition } from '../../src/platform/modes/mode.ts';
 import { UrlGuard } from '../../src/platform/net/url-guard.ts';
 import { benchDatabase } from '../support/bench-database.ts';
 import { timed } from '../support/cpu-time.ts';
+import { describeLoad, verdict, watchMachineLoad } from '../support/machine-load.ts';
 
 // bench/ai-video (issue 11 item 7): on the local motion engine, a 10 s 1080×1920 image-to-video (a slow zoom in
 // on a photo, music bed) and a 30 s narrated text-to-video (library footage with a camera move per shot,
@@ -85,6 +86,7 @@ const CASES: { name: string; mode: string; body: Record<string, unknown> }[] = [
 ];
 
 const rows: string[] = [];
+let anyLoaded = false;
 const summaries: Record<string, unknown>[] = [];
 try {
   await migrate(database.pool);
@@ -142,6 +144,7 @@ try {
       if (starts.at(-1)?.stage !== stage)
         starts.push({ stage, at: performance.now(), rssPeak: process.memoryUsage.rss() });
     };
+    const load = watchMachineLoad();
     const pipeline = await timed(async () => {
       const workDir = await mkdtemp(join(tmpdir(), 'reelsmith-bench-work-'));
       try {
@@ -183,6 +186,9 @@ try {
         join(dir, 'bare.mp4'),
       ]),
     );
+    const loadReport = load.finish();
+    console.log(`${bench.name}: ${describeLoad(loadReport)}`);
+    anyLoaded ||= !loadReport.quiet;
     const ratio = pipeline.timing.wall / baseline.timing.wall;
     const cpuRatio = (pipeline.timing.childCpu + pipeline.timing.nodeCpu) / baseline.timing.childCpu;
     console.log(
@@ -190,7 +196,7 @@ try {
         `bare re-encode ${fmt(baseline.timing.wall)} s (cpu ${fmt(baseline.timing.childCpu)} s); ${info.video?.width}x${info.video?.height}, ${fmt(info.durationSec, 2)} s`,
     );
     rows.push(
-      `| ${bench.name} | ${fmt(pipeline.timing.wall)} s | ${fmt(baseline.timing.wall)} s | **${fmt(ratio, 2)}** ${ratio <= 1.5 ? 'met' : 'missed'} | ${fmt(cpuRatio, 2)} | **${mb(rssPeak)} MB** ${mb(rssPeak) <= 300 ? 'met' : 'missed'} |`,
+      `| ${bench.name} | ${fmt(pipeline.timing.wall)} s | ${fmt(baseline.timing.wall)} s | **${fmt(ratio, 2)}** ${verdict(ratio <= 1.5, loadReport)} | ${fmt(cpuRatio, 2)} | **${mb(rssPeak)} MB** ${verdict(mb(rssPeak) <= 300, loadReport)} |`,
     );
     summaries.push({
       case: bench.mode,
@@ -217,6 +223,7 @@ try {
       date: new Date().toISOString(),
       cpus: cpus().length,
       load_1m_after: Math.round(loadavg()[0]! * 100) / 100,
+      quiet: !anyLoaded,
       preset: config.renderPreset,
       cases: summaries,
     }),

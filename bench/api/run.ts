@@ -7,6 +7,7 @@ import { createAccount } from '../../src/platform/accounts/accounts.ts';
 import { openDatabase } from '../../src/platform/db/database.ts';
 import { freePort } from '../../test/support/test-service.ts';
 import { benchDatabase } from '../support/bench-database.ts';
+import { describeLoad, verdict, watchMachineLoad, type LoadReport } from '../support/machine-load.ts';
 
 // bench/api: job reads, dry runs and paid acceptances against the real server and PostgreSQL on this machine.
 // Usage: npm run bench:api [-- --seconds 10 --connections N]
@@ -72,16 +73,34 @@ interface Row {
   p99: number;
   non2xx: number;
   requests: number;
+  target: string;
+  load: LoadReport;
+}
+/** Issue 18's targets; a scenario without one is reported only. */
+interface Target {
+  rps: number;
+  p99?: number;
+}
+function judged(row: Omit<Row, 'target'>, target: Target | undefined): string {
+  if (!target) return '—';
+  const met = row.rps >= target.rps && (target.p99 === undefined || row.p99 <= target.p99);
+  const goal = `≥ ${target.rps} req/s${target.p99 === undefined ? '' : `, p99 ≤ ${target.p99} ms`}`;
+  return `${goal} — ${verdict(met, row.load)}`;
 }
 async function run(
   name: string,
   path: string,
   connections: number,
   options: Partial<autocannon.Options>,
+  target?: Target,
 ): Promise<Row> {
+  // The server, its PostgreSQL and this load generator are the system measured; anything else is load.
+  const watch = watchMachineLoad(['postgres']);
   const result = await autocannon({ url: base + path, connections, duration: seconds, ...options });
+  const load = watch.finish();
+  console.log(`${name}: ${describeLoad(load)}`);
   if (result.non2xx > 0) console.error(name, 'status codes', JSON.stringify(result.statusCodeStats));
-  return {
+  const row = {
     name,
     connections,
     rps: result.requests.average,
@@ -89,15 +108,20 @@ async function run(
     p99: result.latency.p99,
     non2xx: result.non2xx,
     requests: result.requests.total,
+    load,
   };
+  return { ...row, target: judged(row, target) };
 }
 
 const rows: Row[] = [];
 rows.push(
-  await run('job reads (GET /jobs/{id})', `/api/v1/jobs/${jobId}`, readConnections, {
-    method: 'GET',
-    headers: auth,
-  }),
+  await run(
+    'job reads (GET /jobs/{id})',
+    `/api/v1/jobs/${jobId}`,
+    readConnections,
+    { method: 'GET', headers: auth },
+    { rps: 6000, p99: 15 },
+  ),
 );
 rows.push(
   await run('dry runs (POST, dry_run: true)', '/api/v1/generate-and-post', readConnections, {
@@ -109,44 +133,56 @@ rows.push(
 let n = 0;
 let single = 0;
 rows.push(
-  await run('paid acceptances, one account (unique keys)', '/api/v1/generate-and-post', writeConnections, {
-    method: 'POST',
-    requests: [
-      {
-        setupRequest: (request: autocannon.Request) => {
-          single++;
-          return {
-            ...request,
-            headers: { ...auth, 'idempotency-key': `single-${process.pid}-${single}` },
-            body: JSON.stringify({ topic: `single ${single}` }),
-          };
+  await run(
+    'paid acceptances, one account (unique keys)',
+    '/api/v1/generate-and-post',
+    writeConnections,
+    {
+      method: 'POST',
+      requests: [
+        {
+          setupRequest: (request: autocannon.Request) => {
+            single++;
+            return {
+              ...request,
+              headers: { ...auth, 'idempotency-key': `single-${process.pid}-${single}` },
+              body: JSON.stringify({ topic: `single ${single}` }),
+            };
+          },
         },
-      },
-    ],
-  }),
+      ],
+    },
+    { rps: 300 },
+  ),
 );
 rows.push(
-  await run('paid acceptances, 25 accounts (unique keys)', '/api/v1/generate-and-post', writeConnections, {
-    method: 'POST',
-    headers: auth,
-    requests: [
-      {
-        setupRequest: (request: autocannon.Request) => {
-          n++;
-          const payer = payers[n % payers.length]!;
-          return {
-            ...request,
-            headers: {
-              authorization: `Bearer ${payer.live_key}`,
-              'content-type': 'application/json',
-              'idempotency-key': `bench-${process.pid}-${n}`,
-            },
-            body: JSON.stringify({ topic: `paid ${n}` }),
-          };
+  await run(
+    'paid acceptances, 25 accounts (unique keys)',
+    '/api/v1/generate-and-post',
+    writeConnections,
+    {
+      method: 'POST',
+      headers: auth,
+      requests: [
+        {
+          setupRequest: (request: autocannon.Request) => {
+            n++;
+            const payer = payers[n % payers.length]!;
+            return {
+              ...request,
+              headers: {
+                authorization: `Bearer ${payer.live_key}`,
+                'content-type': 'application/json',
+                'idempotency-key': `bench-${process.pid}-${n}`,
+              },
+              body: JSON.stringify({ topic: `paid ${n}` }),
+            };
+          },
         },
-      },
-    ],
-  }),
+      ],
+    },
+    { rps: 600, p99: 60 },
+  ),
 );
 
 server.kill('SIGTERM');
@@ -157,9 +193,9 @@ await rm(dataDir, { recursive: true, force: true });
 console.log(
   `\n${seconds} s per scenario, server + PostgreSQL on this machine (${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'})\n`,
 );
-console.log('| scenario | connections | req/s | p50 ms | p99 ms | requests | non-2xx |');
-console.log('|---|---|---|---|---|---|---|');
+console.log('| scenario | connections | req/s | p50 ms | p99 ms | requests | non-2xx | target |');
+console.log('|---|---|---|---|---|---|---|---|');
 for (const r of rows)
   console.log(
-    `| ${r.name} | ${r.connections} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.requests} | ${r.non2xx} |`,
+    `| ${r.name} | ${r.connections} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.requests} | ${r.non2xx} | ${r.target} |`,
   );

@@ -32,6 +32,7 @@ import { checkContent } from '../../src/presenters/safety/content-check.ts';
 import { cutToFile, MAN_AT_TABLE, SAMPLES } from '../../test/support/sample-photos.ts';
 import { benchDatabase } from '../support/bench-database.ts';
 import { timed } from '../support/cpu-time.ts';
+import { describeLoad, verdict, watchMachineLoad } from '../support/machine-load.ts';
 
 // bench/presenter (issue 12 item 8): a persona made from a real photo as POST /avatars makes it (fetched over
 // loopback, analysed, stored, charged), with the face analysis timed per photo at three sizes; then on the
@@ -362,6 +363,7 @@ const CASES: {
 
 const apart = values['personas-apart'] === true;
 const rows: string[] = [];
+let anyLoaded = false;
 const summaries: Record<string, unknown>[] = [];
 let overallPeak = process.memoryUsage.rss();
 try {
@@ -427,6 +429,7 @@ try {
       if (starts.at(-1)?.stage !== stage) starts.push({ stage, at: performance.now(), rssPeak: 0 });
       sample();
     };
+    const load = watchMachineLoad();
     const pipeline = await timed(async () => {
       const workDir = await mkdtemp(join(tmpdir(), 'reelsmith-bench-work-'));
       try {
@@ -475,6 +478,9 @@ try {
         join(dir, 'bare.mp4'),
       ]),
     );
+    const loadReport = load.finish();
+    console.log(`${bench.name}: ${describeLoad(loadReport)}`);
+    anyLoaded ||= !loadReport.quiet;
     const ratio = pipeline.timing.wall / baseline.timing.wall;
     const cpuRatio = (pipeline.timing.childCpu + pipeline.timing.nodeCpu) / baseline.timing.childCpu;
     console.log(
@@ -482,7 +488,7 @@ try {
         `bare re-encode ${fmt(baseline.timing.wall)} s (cpu ${fmt(baseline.timing.childCpu)} s); ${info.video?.width}x${info.video?.height}, ${fmt(info.durationSec, 2)} s`,
     );
     rows.push(
-      `| ${bench.name}${apart ? ', personas made apart' : ''} | ${fmt(pipeline.timing.wall)} s | ${fmt(baseline.timing.wall)} s | **${fmt(ratio, 2)}** ${ratio <= 2 ? 'met' : 'missed'} | ${fmt(cpuRatio, 2)} | **${mb(rssPeak)} MB** ${mb(rssPeak) <= 400 ? 'met' : 'missed'} (${mb(rssBefore)} MB before) |`,
+      `| ${bench.name}${apart ? ', personas made apart' : ''} | ${fmt(pipeline.timing.wall)} s | ${fmt(baseline.timing.wall)} s | **${fmt(ratio, 2)}** ${verdict(ratio <= 2, loadReport)} | ${fmt(cpuRatio, 2)} | **${mb(rssPeak)} MB** ${verdict(mb(rssPeak) <= 400, loadReport)} (${mb(rssBefore)} MB before) |`,
     );
     summaries.push({
       case: bench.key,
@@ -522,6 +528,7 @@ try {
       date: new Date().toISOString(),
       cpus: cpus().length,
       load_1m_after: Math.round(loadavg()[0]! * 100) / 100,
+      quiet: !anyLoaded,
       preset: config.renderPreset,
       node_rss_peak_mb: mb(overallPeak),
       personas_apart: apart,

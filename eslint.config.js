@@ -31,4 +31,6 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
     },
   },
+  // The Studio's browser modules (plain JavaScript, no build step) are outside the TypeScript project.
+  { files: ['src/studio/public/**/*.js'], ...tseslint.configs.disableTypeChecked },
 );

@@ -62,7 +62,7 @@ before(async () => {
   const file = (row.artifacts as { files: { role: string; key: string }[] }).files.find(
     (f) => f.role === 'video',
   )!;
-  videoPath = service.runtime.context.store.localPath(file.key)!;
+  videoPath = (await service.runtime.context.store.fetchToLocal(file.key))!;
 });
 
 after(async () => {

@@ -8,6 +8,7 @@ import { findSpeakingFace, FACE_SAMPLE_FPS } from '../../src/media/clips/speakin
 import { runFfmpeg } from '../../src/media/ffmpeg/runner.ts';
 import { prepareTwoSpeakers, renderTwoSpeakers } from '../../test/support/two-speakers-fixture.ts';
 import { timed, type Timing } from '../support/cpu-time.ts';
+import { describeLoad, watchMachineLoad } from '../support/machine-load.ts';
 
 // bench/clips/faces: what the speaking-face reframe costs per minute of source. The source is the test fixture
 // made longer: two people side by side (1280×720), one speaking; a faceless source of the same length shows
@@ -72,9 +73,11 @@ try {
   // Warm-up: loads the WASM backend and the face models.
   await findSpeakingFace({ ...input, sourcePath: source, durationSec: 2 });
 
+  const load = watchMachineLoad();
   const faces = await timed(() => findSpeakingFace({ ...input, sourcePath: source }));
   const none = await timed(() => findSpeakingFace({ ...input, sourcePath: faceless }));
   const motion = await timed(() => measureMotion(source, 0, durationSec, SOURCE, join(dir, 'motion.gray')));
+  const loadReport = load.finish();
   const r = faces.result;
   console.log(
     `source: ${fmt(durationSec)} s, ${SOURCE.width}×${SOURCE.height}, two faces, right one speaking`,
@@ -89,6 +92,8 @@ try {
       `${fmt(none.timing.wall, 2)} s wall per clip`,
   );
   console.log(`motion analysis (fallback): ${perMinute(motion.timing, durationSec)}`);
+  // CPU seconds hold under load; wall times only on a quiet run.
+  console.log(describeLoad(loadReport));
 } finally {
   if (!values.keep) await rm(dir, { recursive: true, force: true });
 }

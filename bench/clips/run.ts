@@ -84,7 +84,8 @@ try {
   for (const c of result.clips) {
     console.log(
       `  #${c.index + 1} ${fmt(c.startSec)}–${fmt(c.endSec)} s (${fmt(c.durationSec)} s) score ${c.viralScore} ` +
-        `${c.framing.mode} ${c.width}×${c.height} "${c.title}"`,
+        `${c.reframe.method}${c.reframe.fallbackReason ? ` (${c.reframe.fallbackReason})` : ''} ` +
+        `${c.width}×${c.height} "${c.title}"`,
     );
   }
 } finally {

@@ -19,11 +19,12 @@ import { describeLoad, watchMachineLoad, type LoadReport } from '../support/mach
 //     Throughput of paid acceptances and job reads with one API process, then with two API processes on the
 //     same PostgreSQL (load split evenly), and the ratio. On a 2-core machine the two processes, PostgreSQL and
 //     the load generator share the same two cores, so the ratio says how much a second process helps here.
-//   npm run bench:scale -- --soak [--minutes 30 --rate 10 --renders 1]
+//   npm run bench:scale -- --soak [--minutes 30 --rate 10 --renders 1 --drain 10]
 //     Mixed traffic for --minutes against the real product (2 API processes with RUN_WORKER=0, 1 worker, one
 //     PostgreSQL): job reads and dry runs at --rate requests/s in total, small real renders (15 s stock
 //     videos, at most --renders open at once) each with a webhook to a local receiver. Samples RSS and open file
-//     descriptors of every process every 10 s; counts 5xx answers, failed connections, and jobs stuck at the end.
+//     descriptors of every process every 10 s; counts 5xx answers, failed connections, and jobs still open
+//     --drain minutes after the traffic stopped (stuck).
 
 const { values } = parseArgs({
   options: {
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     minutes: { type: 'string', default: '30' },
     rate: { type: 'string', default: '10' },
     renders: { type: 'string', default: '1' },
+    drain: { type: 'string', default: '10' },
   },
 });
 
@@ -217,7 +219,7 @@ async function throughput(db: BenchDatabase, dataDir: string): Promise<void> {
   const label = { accept: 'paid acceptances (25 accounts)', read: 'job reads (GET /jobs/{id})' };
   for (const { scenario, processes, m } of rows)
     console.log(
-      `| ${label[scenario as 'accept' | 'read']} | ${processes} | ${Math.round(m.rps)} | ${m.p99} | ${m.non2xx} | ${m.errors} | ${describeLoad(m.load)} |`,
+      `| ${label[scenario as 'accept' | 'read']} | ${processes} | ${Math.round(m.rps)} | ${m.p99} | ${m.non2xx} | ${m.errors} | ${m.load.quiet ? 'quiet' : `LOADED: others used ${m.load.otherCores.toFixed(2)} of ${m.load.cores} cores`} |`,
     );
   for (const kind of ['accept', 'read'] as const) {
     const one = rows.find((r) => r.scenario === kind && r.processes === 1)!.m.rps;
@@ -368,8 +370,8 @@ async function soak(db: BenchDatabase, dataDir: string): Promise<void> {
   }
   const load = watch.finish();
 
-  // No new traffic: the renders still open get up to 10 minutes to end; what does not is stuck.
-  const drainUntil = Date.now() + 10 * 60_000;
+  // No new traffic: the renders still open get --drain minutes to end; what does not is stuck.
+  const drainUntil = Date.now() + Number(values.drain) * 60_000;
   while ((await openRenderJobs(handle.db, renderJobs)) > 0 && Date.now() < drainUntil) await sleep(2000);
   await sleep(5000);
   clearInterval(sampler);
@@ -388,10 +390,11 @@ async function soak(db: BenchDatabase, dataDir: string): Promise<void> {
   const missingHooks = ended.filter((j) => !receiver.received.has(j.id));
 
   for (const s of services) await s.stop();
+  receiver.server.closeAllConnections();
   receiver.server.close();
 
   console.log(`\nSoak: ${minutes} min of mixed traffic, 2 API processes + 1 worker on one PostgreSQL`);
-  console.log(`machine: ${describeLoad(load)}`);
+  console.log(describeLoad(load));
   console.log(
     `requests ${counts.requests} (job reads ${counts.reads}, dry runs ${counts.dryRuns}, renders ${counts.renders}); 5xx ${counts.status5xx}; connection errors ${counts.connectionErrors}`,
   );
@@ -401,17 +404,27 @@ async function soak(db: BenchDatabase, dataDir: string): Promise<void> {
   for (const j of jobs.filter((job) => job.status !== 'completed'))
     console.log(`  ${j.id} ${j.status} ${JSON.stringify(j.error)}`);
   console.log(
-    '\n| process | RSS MB first / median first quarter / median last quarter / max | open fds first / last / max |',
+    '\n| process | RSS MB first / median first quarter / median last quarter / max | open fds first / median first quarter / median last quarter / max | flat |',
   );
-  console.log('|---|---|---|');
+  console.log('|---|---|---|---|');
+  let allFlat = true;
   for (const [name, series] of samples) {
     const quarter = Math.max(1, Math.floor(series.length / 4));
     const rss = series.map((s) => s.rssMb);
     const fds = series.map((s) => s.fds);
+    const [rssEarly, rssLate] = [median(rss.slice(0, quarter)), median(rss.slice(-quarter))];
+    const [fdsEarly, fdsLate] = [median(fds.slice(0, quarter)), median(fds.slice(-quarter))];
+    // Flat: the last quarter's typical value is within 10 % (RSS) or 5 descriptors of the first quarter's.
+    const flat = rssLate <= rssEarly * 1.1 && fdsLate <= fdsEarly + 5;
+    allFlat &&= flat;
     console.log(
-      `| ${name} | ${rss[0]?.toFixed(0)} / ${median(rss.slice(0, quarter)).toFixed(0)} / ${median(rss.slice(-quarter)).toFixed(0)} / ${Math.max(...rss).toFixed(0)} | ${fds[0]} / ${fds.at(-1)} / ${Math.max(...fds)} |`,
+      `| ${name} | ${rss[0]?.toFixed(0)} / ${rssEarly.toFixed(0)} / ${rssLate.toFixed(0)} / ${Math.max(...rss).toFixed(0)} | ${fds[0]} / ${fdsEarly} / ${fdsLate} / ${Math.max(...fds)} | ${flat ? 'yes' : 'NO'} |`,
     );
   }
+  const passed = allFlat && counts.status5xx === 0 && counts.connectionErrors === 0 && stuck.length === 0;
+  console.log(
+    `\nverdict: memory and descriptors ${allFlat ? 'flat' : 'NOT flat'}, ${counts.status5xx} 5xx, ${stuck.length} stuck — ${passed ? 'passed' : 'FAILED'}${minutes < 30 ? ` (a ${minutes}-minute run is a smoke run, too short to judge)` : ''}`,
+  );
 }
 
 /** How many of `jobIds` are still open (queued or rendering). */

@@ -2,6 +2,26 @@
 // Do not edit: start the server and run `npm run generate -w @reelsmith/client` after the API changes.
 
 export interface paths {
+  '/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Start page
+     * @description Sends a browser to the Studio.
+     */
+    get: operations['get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/clip-video': {
     parameters: {
       query?: never;
@@ -720,7 +740,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * List jobs
+     * @description This account's jobs, newest first: status, mode, price, latest progress, title and poster; open jobs carry a progress stream websocket_url.
+     */
+    get: operations['getJobs'];
     put?: never;
     /**
      * Create a job
@@ -754,7 +778,11 @@ export interface paths {
     delete: operations['deleteJobsByJobId'];
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Change a job
+     * @description Switches the video's `listing`: public gives a finished video a public page and a place on the discovery page, sitemap and feed (docs/studio.md); private takes it off all of them at once.
+     */
+    patch: operations['patchJobsByJobId'];
     trace?: never;
   };
   '/api/v1/jobs/{jobId}/cancel': {
@@ -777,6 +805,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/jobs/{jobId}/revise': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Scene-level revision
+     * @description A new video from a finished stock-engine video with some scenes changed (script line, footage, caption style, music): only the changed scenes are rendered again, the others are reused by stream copy, and the audio is remixed whole. The job id of the path is the body's source_job_id. 404: not a job of this account; 409 JOB_NOT_REVISABLE: not completed, or kept no scene segments; 400: a field names an unknown scene or clip.
+     */
+    post: operations['postJobsByJobIdRevise'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/jobs/{jobId}/stream': {
     parameters: {
       query?: never;
@@ -789,6 +837,70 @@ export interface paths {
      * @description Open with a WebSocket client at the receipt's websocket_url: the signed token in its query authorizes it, no API key.
      */
     get: operations['getJobsByJobIdStream'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List API keys
+     * @description This account's keys by public prefix; the keys themselves are never shown again.
+     */
+    get: operations['getKeys'];
+    put?: never;
+    /**
+     * Create an API key
+     * @description A new live or sandbox key, shown in this answer only. Needs a live key.
+     */
+    post: operations['postKeys'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/keys/{keyId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an API key
+     * @description The key stops working at once in every process. Needs a live key.
+     */
+    delete: operations['deleteKeysByKeyId'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/ledger': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Ledger entries
+     * @description Charges, refunds and top-ups newest first, each with the balance it left and the mode of its job.
+     */
+    get: operations['getLedger'];
     put?: never;
     post?: never;
     delete?: never;
@@ -879,6 +991,26 @@ export interface paths {
      * @description Posts a finished video of this account to one to five connected platforms (TikTok, Instagram Reels, YouTube Shorts, Facebook Reels, X) as a publish job with per-platform states.
      */
     post: operations['postPost'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/ready': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Readiness
+     * @description For load balancers and orchestrators: 200 while this process can serve (database reachable; the media store writes, reads back and deletes a probe object; ffmpeg runs; DATA_DIR has at least MIN_FREE_DISK_MB free), 503 SERVICE_NOT_READY naming the failing checks in `details.failing` otherwise, and from the moment the process receives SIGTERM (`shutting_down`). GET /api/v1/health stays the liveness check: it answers 200 while the process and its database answer.
+     */
+    get: operations['getReady'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1487,6 +1619,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/discover': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Discovery page
+     * @description The newest public videos.
+     */
+    get: operations['getDiscover'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/docs': {
     parameters: {
       query?: never;
@@ -1538,6 +1690,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/feed.xml': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Atom feed of public videos
+     * @description The newest public videos, each with its watch page and a signed video link.
+     */
+    get: operations['getFeedXml'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/mcp': {
     parameters: {
       query?: never;
@@ -1575,7 +1747,7 @@ export interface paths {
     };
     /**
      * Download a file
-     * @description A stored file (video, poster, captions, transcript) behind the expiring signed link a job record gives; byte ranges are served (206, 416 outside the file). Poll the job for fresh links.
+     * @description A stored file (video, poster, captions, transcript) behind the expiring signed link a job record gives; byte ranges are served (206, 416 outside the file). With an S3 media store the answer is a 302 to a presigned link of the bucket, expiring with this link, which serves the bytes and ranges itself. Poll the job for fresh links.
      */
     get: operations['getMediaByPath'];
     put?: never;
@@ -1598,6 +1770,103 @@ export interface paths {
      * @description Request, job, queue and render metrics in the Prometheus text format, for the operator.
      */
     get: operations['getMetrics'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sitemap.xml': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Sitemap
+     * @description The discovery page and every listed watch page (sitemaps.org).
+     */
+    get: operations['getSitemapXml'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/studio': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Studio page
+     * @description A web page to make, watch and manage videos with an API key, kept in the browser session only (docs/studio.md).
+     */
+    get: operations['getStudio'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/studio/assets/{file}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Files of the Studio page */
+    get: operations['getStudioAssetsByFile'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/studio/vendor/uplot/{file}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * uPlot files of the Studio page
+     * @description The charting library of the usage chart, from node_modules.
+     */
+    get: operations['getStudioVendorUplotByFile'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v/{videoId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Public watch page
+     * @description The page of a public video: player, title, description, poster, Open Graph tags and schema.org VideoObject data; media links are signed when the page is made. A private or unknown video is a 404.
+     */
+    get: operations['getVByVideoId'];
     put?: never;
     post?: never;
     delete?: never;
@@ -5071,6 +5340,89 @@ export interface components {
        */
       presenterVideoUrl?: unknown;
     };
+    JobsJobIdReviseRequest: {
+      /** @description The finished job to revise; taken from the path. */
+      source_job_id: string;
+      /**
+       * @description Changes per scene; scenes not named are reused as they are.
+       * @default []
+       */
+      scenes?: {
+        /** @description 0-based scene (sentence) index, as in artifacts.revision.scenes. */
+        index: number;
+        /** @description The scene's new sentence: narrated again in the same voice and captioned. */
+        script_line?: string;
+        /** @description New footage for the scene, chosen from the library by these keywords. */
+        footage_keywords?: string[];
+        /** @description New footage for the scene: this library clip (GET /api/stock-clips). */
+        clip_id?: string;
+      }[];
+      /** @description New caption style for the whole video (fields not sent keep their value); every scene is rendered again. */
+      caption_style?:
+        | ('highlight' | 'classic' | 'none')
+        | {
+            /** @enum {string} */
+            preset?: 'highlight' | 'classic' | 'none';
+            text_color?: string;
+            highlight_color?: string;
+            /** @enum {string} */
+            position?: 'lower_third' | 'center' | 'top';
+            /** @enum {string} */
+            font_size?: 'small' | 'medium' | 'large';
+          };
+      /** @description Music on or off, its volume, or another bed; only the audio is remixed. */
+      music?:
+        | boolean
+        | {
+            enabled?: boolean;
+            volume?: number;
+            /**
+             * @description new: another library bed for the same niche; same (default): the bed the video has.
+             * @enum {string}
+             */
+            track?: 'same' | 'new';
+          };
+      /** @description Validate and price only: no job, no charge, no Idempotency-Key needed. */
+      dry_run?: boolean;
+      /** @description Private delivery: links expire after 24 h and the webhook carries none. */
+      delivery?: {
+        /** @constant */
+        visibility: 'private';
+      };
+      /**
+       * Format: uri
+       * @description A public https URL: one signed callback when the job ends.
+       */
+      webhook_url?: string;
+      /** @description A trace id echoed in the receipt meta and webhook. */
+      agent_run_id?: string;
+      /**
+       * @description Whether the video is listed publicly (default private).
+       * @enum {string}
+       */
+      listing?: 'private' | 'public';
+      /**
+       * @deprecated
+       * @description Deprecated alias of music (music wins when both are sent).
+       */
+      include_music?:
+        | boolean
+        | {
+            enabled?: boolean;
+            volume?: number;
+            /**
+             * @description new: another library bed for the same niche; same (default): the bed the video has.
+             * @enum {string}
+             */
+            track?: 'same' | 'new';
+          };
+      /**
+       * Format: uri
+       * @deprecated
+       * @description Deprecated alias of webhook_url (webhook_url wins when both are sent).
+       */
+      webhookUrl?: string;
+    };
     JobsRequest: {
       /** @enum {string} */
       operation?:
@@ -5282,6 +5634,47 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Start page */
+      302: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description Error: INPUT_INVALID. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: INTERNAL_ERROR. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   postApiClipVideo: {
     parameters: {
       query?: never;
@@ -9112,7 +9505,8 @@ export interface operations {
                         | 'PRIVATE_DELIVERY_NOT_INTEGRATED'
                         | 'VIDEO_PROCESSING'
                         | 'VIDEO_FAILED'
-                        | 'VIDEO_FILE_MISSING';
+                        | 'VIDEO_FILE_MISSING'
+                        | 'MEDIA_EXPIRED';
                       video_cdn_url: null;
                       poster_cdn_url: null;
                     }
@@ -9242,7 +9636,8 @@ export interface operations {
                       | 'PRIVATE_DELIVERY_NOT_INTEGRATED'
                       | 'VIDEO_PROCESSING'
                       | 'VIDEO_FAILED'
-                      | 'VIDEO_FILE_MISSING';
+                      | 'VIDEO_FILE_MISSING'
+                      | 'MEDIA_EXPIRED';
                     video_cdn_url: null;
                     poster_cdn_url: null;
                   }
@@ -11072,6 +11467,86 @@ export interface operations {
       };
     };
   };
+  getJobs: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description The last job id of the previous page. */
+        before?: string;
+        status?:
+          | 'queued'
+          | 'leased'
+          | 'running'
+          | 'uploading'
+          | 'completed'
+          | 'failed'
+          | 'dead_lettered'
+          | 'cancelled';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List jobs */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: unknown;
+            meta: components['schemas']['Meta'];
+          };
+        };
+      };
+      /** @description Error: INPUT_INVALID. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: AUTH_REQUIRED, AUTH_INVALID_API_KEY. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: RATE_LIMIT_EXCEEDED. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: INTERNAL_ERROR. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   postJobs: {
     parameters: {
       query?: never;
@@ -11383,6 +11858,7 @@ export interface operations {
                */
               operation: 'brand_analysis';
             }
+          | components['schemas']['JobsJobIdReviseRequest']
           | {
               video_id?: string;
               job_id?: string;
@@ -11781,6 +12257,137 @@ export interface operations {
       };
     };
   };
+  patchJobsByJobId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        jobId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description spec 1 §4.2 `listing`.
+           * @enum {string}
+           */
+          listing?: 'private' | 'public';
+        };
+      };
+    };
+    responses: {
+      /** @description Change a job */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: {
+              job: {
+                id: string;
+                kind: string;
+                operation: string;
+                status: string;
+                attempts: number;
+                progress: ({
+                  at: string;
+                  stage: string;
+                  message: string;
+                  percent: number;
+                } & {
+                  [key: string]: unknown;
+                })[];
+                artifacts: {
+                  [key: string]: unknown;
+                };
+                error:
+                  | ({
+                      code: string;
+                      category: string;
+                      message: string;
+                      retryable: boolean;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                createdAt: string;
+                updatedAt: string;
+              } & {
+                [key: string]: unknown;
+              };
+            };
+            meta: components['schemas']['Meta'];
+          };
+        };
+      };
+      /** @description Error: INPUT_INVALID. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: AUTH_REQUIRED, AUTH_INVALID_API_KEY. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: JOB_NOT_FOUND. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: LISTING_NOT_ALLOWED. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: PAYLOAD_TOO_LARGE. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: INTERNAL_ERROR. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   postJobsByJobIdCancel: {
     parameters: {
       query?: never;
@@ -11894,6 +12501,159 @@ export interface operations {
       };
     };
   };
+  postJobsByJobIdRevise: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Unique per intended call (8-256 characters). Required on paid live calls (400 IDEMPOTENCY_KEY_REQUIRED without it); dry runs and sandbox keys need none. The same key and body replay the stored answer for 24 h. */
+        'Idempotency-Key'?: string;
+        /** @description An identical body within 5 minutes answers the first request again; send a new token to make a second job on purpose. */
+        'X-Repeat-Token'?: string;
+      };
+      path: {
+        jobId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['JobsJobIdReviseRequest'];
+      };
+    };
+    responses: {
+      /** @description A dry-run result: validated and priced, nothing created or charged. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['DryRunResult'];
+            meta: components['schemas']['Meta'];
+          };
+        };
+      };
+      /** @description A receipt of the accepted job. */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Job-Id': components['headers']['X-Job-Id'];
+          'X-Api-Credits-Cost-Usd-Cents': components['headers']['X-Api-Credits-Cost-Usd-Cents'];
+          'X-Api-Credits-Tool': components['headers']['X-Api-Credits-Tool'];
+          'X-Api-Credits-Model': components['headers']['X-Api-Credits-Model'];
+          'X-Api-Credits-Tier': components['headers']['X-Api-Credits-Tier'];
+          'X-Api-Credits-Engine': components['headers']['X-Api-Credits-Engine'];
+          'X-Api-Credits-Estimated-Seconds': components['headers']['X-Api-Credits-Estimated-Seconds'];
+          'X-Idempotent-Replay': components['headers']['X-Idempotent-Replay'];
+          'X-Idempotent-Replay-Match': components['headers']['X-Idempotent-Replay-Match'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: components['schemas']['Receipt'];
+            meta: components['schemas']['Meta'];
+            /**
+             * @deprecated
+             * @description Deprecated alias of data.job_id.
+             */
+            jobId?: string;
+            /**
+             * @deprecated
+             * @description Deprecated alias of data.video_id.
+             */
+            videoId?: string;
+          };
+        };
+      };
+      /** @description Error: INPUT_INVALID, IDEMPOTENCY_KEY_REQUIRED. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: AUTH_REQUIRED, AUTH_INVALID_API_KEY. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: INSUFFICIENT_API_CREDITS. */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: JOB_NOT_FOUND. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: RESOURCE_ALREADY_EXISTS, REQUEST_IN_PROGRESS, JOB_NOT_REVISABLE. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: PAYLOAD_TOO_LARGE. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: RENDER_CONCURRENCY_LIMIT_EXCEEDED. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: INTERNAL_ERROR. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   getJobsByJobIdStream: {
     parameters: {
       query: {
@@ -11919,6 +12679,337 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: INTERNAL_ERROR. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List API keys */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: {
+              keys: {
+                id: string;
+                /** @description The public start of the key. */
+                prefix: string;
+                sandbox: boolean;
+                created_at: string;
+                revoked_at: string | null;
+              }[];
+            };
+            meta: components['schemas']['Meta'];
+          };
+        };
+      };
+      /** @description Error: INPUT_INVALID. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: AUTH_REQUIRED, AUTH_INVALID_API_KEY. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: RATE_LIMIT_EXCEEDED. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: INTERNAL_ERROR. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  postKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          /**
+           * @description A sandbox key (free placeholder jobs).
+           * @default false
+           */
+          sandbox?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Create an API key */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: {
+              key: {
+                id: string;
+                /** @description The public start of the key. */
+                prefix: string;
+                sandbox: boolean;
+                created_at: string;
+                revoked_at: string | null;
+                /** @description Shown once. */
+                key: string;
+              };
+            };
+            meta: components['schemas']['Meta'];
+          };
+        };
+      };
+      /** @description Error: INPUT_INVALID. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: AUTH_REQUIRED, AUTH_INVALID_API_KEY. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: LIVE_KEY_REQUIRED. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: PAYLOAD_TOO_LARGE. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: INTERNAL_ERROR. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  deleteKeysByKeyId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        keyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoke an API key */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: {
+              key: {
+                id: string;
+                /** @description The public start of the key. */
+                prefix: string;
+                sandbox: boolean;
+                created_at: string;
+                revoked_at: string | null;
+              };
+            };
+            meta: components['schemas']['Meta'];
+          };
+        };
+      };
+      /** @description Error: INPUT_INVALID. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: AUTH_REQUIRED, AUTH_INVALID_API_KEY. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: LIVE_KEY_REQUIRED. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: NOT_FOUND. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: INTERNAL_ERROR. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getLedger: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description The last entry id of the previous page. */
+        before?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Ledger entries */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: unknown;
+            meta: components['schemas']['Meta'];
+          };
+        };
+      };
+      /** @description Error: INPUT_INVALID. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: AUTH_REQUIRED, AUTH_INVALID_API_KEY. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: RATE_LIMIT_EXCEEDED. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -12501,6 +13592,91 @@ export interface operations {
       };
       /** @description Error: INTERNAL_ERROR. */
       500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getReady: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Readiness */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            data: {
+              /** @constant */
+              status: 'ready';
+              checks: {
+                database: {
+                  ok: boolean;
+                  error?: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                store: {
+                  ok: boolean;
+                  error?: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                ffmpeg: {
+                  ok: boolean;
+                  error?: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                disk: {
+                  ok: boolean;
+                  error?: string;
+                } & {
+                  [key: string]: unknown;
+                };
+              };
+            };
+            meta: components['schemas']['Meta'];
+          };
+        };
+      };
+      /** @description Error: INPUT_INVALID. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: INTERNAL_ERROR. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: SERVICE_NOT_READY. */
+      503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -15238,6 +16414,47 @@ export interface operations {
       };
     };
   };
+  getDiscover: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Discovery page */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description Error: INPUT_INVALID. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: INTERNAL_ERROR. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   getDocs: {
     parameters: {
       query?: never;
@@ -15351,6 +16568,47 @@ export interface operations {
         };
         content: {
           'text/javascript': string;
+        };
+      };
+      /** @description Error: INPUT_INVALID. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: INTERNAL_ERROR. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getFeedXml: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Atom feed of public videos */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/atom+xml': string;
         };
       };
       /** @description Error: INPUT_INVALID. */
@@ -15659,6 +16917,8 @@ export interface operations {
           'Accept-Ranges'?: string;
           /** @description The bytes sent, on a 206 answer. */
           'Content-Range'?: string;
+          /** @description On a 302 (S3 media store): the presigned link of the bucket. */
+          Location?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15687,6 +16947,16 @@ export interface operations {
       };
       /** @description Error: NOT_FOUND. */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: MEDIA_EXPIRED. */
+      410: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -15728,6 +16998,250 @@ export interface operations {
       };
       /** @description Error: INPUT_INVALID. */
       400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: INTERNAL_ERROR. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getSitemapXml: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Sitemap */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': string;
+        };
+      };
+      /** @description Error: INPUT_INVALID. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: INTERNAL_ERROR. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getStudio: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Studio page */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description Error: INPUT_INVALID. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: INTERNAL_ERROR. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getStudioAssetsByFile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        file: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Files of the Studio page */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/javascript': string;
+          'text/css': string;
+          'image/svg+xml': string;
+        };
+      };
+      /** @description Error: INPUT_INVALID. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: NOT_FOUND. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: INTERNAL_ERROR. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getStudioVendorUplotByFile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        file: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description uPlot files of the Studio page */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/javascript': string;
+          'text/css': string;
+        };
+      };
+      /** @description Error: INPUT_INVALID. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: NOT_FOUND. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: INTERNAL_ERROR. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getVByVideoId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        videoId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Public watch page */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description Error: INPUT_INVALID. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Error: NOT_FOUND. */
+      404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;

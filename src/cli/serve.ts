@@ -26,6 +26,7 @@ if ((await countAccounts(runtime.database.db)) === 0) {
         'Created account "default" with a $10.00 balance. Its keys are shown once; store them now:',
         `  live key:    ${created.live_key}`,
         `  sandbox key: ${created.sandbox_key}`,
+        `Open the Studio at ${runtime.url}/studio and sign in with one of them.`,
         '',
       ].join('\n') + '\n',
     );
@@ -35,7 +36,12 @@ if ((await countAccounts(runtime.database.db)) === 0) {
   }
 }
 log.info(
-  { url: runtime.url, database: config.databaseUrl ? 'DATABASE_URL' : 'embedded', worker: config.runWorker },
+  {
+    url: runtime.url,
+    studio: `${runtime.url}/studio`,
+    database: config.databaseUrl ? 'DATABASE_URL' : 'embedded',
+    worker: config.runWorker,
+  },
   'Reelsmith is serving',
 );
 

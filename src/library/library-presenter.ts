@@ -119,10 +119,17 @@ function unavailable(reason: MediaUnavailableReason): MediaAccess {
 }
 
 /** Signed links, valid 24 h like every link of the service; each read signs fresh ones. */
-function mediaAccess(status: LibraryStatus, part: VideoPart, store: MediaStore, now: Date): MediaAccess {
+function mediaAccess(
+  status: LibraryStatus,
+  part: VideoPart,
+  store: MediaStore,
+  now: Date,
+  expired: boolean,
+): MediaAccess {
   if (status === 'processing') return unavailable('VIDEO_PROCESSING');
   if (status === 'failed') return unavailable('VIDEO_FAILED');
   if (part.videos.length === 0) return unavailable('VIDEO_FILE_MISSING');
+  if (expired) return unavailable('MEDIA_EXPIRED');
   const signed = part.videos.slice(0, MAX_VIDEO_URLS).map((f) => store.sign(f.key, LINK_TTL_SECONDS, now));
   return {
     status: 'available',
@@ -168,7 +175,7 @@ export function presentLibraryVideo(
       content_purpose: text(request.content_purpose) ?? null,
     },
     media_access: options.links
-      ? mediaAccess(status, part, store, options.now ?? new Date())
+      ? mediaAccess(status, part, store, options.now ?? new Date(), job.media_deleted_at !== null)
       : unavailable('PRIVATE_DELIVERY_NOT_INTEGRATED'),
     created_at: job.created_at.toISOString(),
     updated_at: job.updated_at.toISOString(),

@@ -17,6 +17,8 @@ export interface LibraryRow {
   artifacts: StoredArtifacts;
   created_at: Date;
   updated_at: Date;
+  /** Set once MEDIA_RETENTION_DAYS deleted the job's files. */
+  media_deleted_at: Date | null;
   video_index: number;
   video_id: string;
 }
@@ -38,7 +40,7 @@ export interface LibraryPageQuery {
  */
 const VIDEOS = `
 SELECT j.id AS job_id, j.account_id, j.library_id, j.mode, j.status, j.request, j.artifacts,
-  j.created_at, j.updated_at, v.video_index, v.video_id
+  j.created_at, j.updated_at, j.media_deleted_at, v.video_index, v.video_id
 FROM jobs j
 CROSS JOIN LATERAL (
   SELECT CASE WHEN j.mode = $2 THEN j.request -> 'request' ELSE j.request END AS body

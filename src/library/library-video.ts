@@ -16,6 +16,7 @@ export const MEDIA_UNAVAILABLE_REASONS = [
   'VIDEO_PROCESSING',
   'VIDEO_FAILED',
   'VIDEO_FILE_MISSING',
+  'MEDIA_EXPIRED',
 ] as const;
 export type MediaUnavailableReason = (typeof MEDIA_UNAVAILABLE_REASONS)[number];
 

@@ -26,6 +26,7 @@ import { newsMode } from './news/news-mode.ts';
 import { stockMode } from './stock/stock-mode.ts';
 import { transcribeMode } from './transcribe/transcribe-mode.ts';
 import { fanoutMode } from '../publishing/posting/fanout-mode.ts';
+import { reviseMode } from './revise/revise-mode.ts';
 import { postMode } from '../publishing/posting/post-mode.ts';
 
 /**
@@ -39,6 +40,8 @@ export function productModes(deps: ModeFactoryDeps): ProductSetup {
     config.libraryDir,
     deps.log,
     config.pexels && createPexelsClient(config.pexels),
+    undefined,
+    deps.store,
   );
   const writer = createScriptWriter(config.llm);
   const recognizer = createRecognizer(config);
@@ -93,7 +96,7 @@ export function productModes(deps: ModeFactoryDeps): ProductSetup {
     }),
   ];
   return {
-    modes: [...generationModes, ...(publishing ?? [])],
+    modes: [...generationModes, reviseMode({ narrator, library }), ...(publishing ?? [])],
     catalogs: { voices: () => narrator.catalogue() },
     pricing: {
       ai_video: () => aiVideoPriceSheet(hosted.engineFor),

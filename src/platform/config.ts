@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { parseFeedList, type FeedSpec } from '../signals/sources/feed-list.ts';
+import type { S3Settings } from './storage/s3-media-store.ts';
 
 const flag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
@@ -58,6 +59,9 @@ const envSchema = z.object({
   WEBHOOK_DESTINATION_CONCURRENCY: z.coerce.number().int().positive().default(4),
   WEBHOOK_RETRY_DELAY_SCALE: z.coerce.number().positive().default(1),
   PROGRESS_HISTORY_SECONDS: int(3600),
+  MEDIA_RETENTION_DAYS: int(30),
+  MIN_FREE_DISK_MB: int(1024),
+  SHUTDOWN_DRAIN_SECONDS: int(0),
   REELSMITH_ALLOW_LOOPBACK_URLS: flag,
   LIBRARY_DIR: z.string().optional(),
   LIBRARY_SEED: z.enum(['background', 'on_demand']).default('background'),
@@ -109,6 +113,15 @@ const envSchema = z.object({
   DISCORD_WEBHOOK_URL: optionalUrl,
   PLATFORM_TOKEN_KEY: z.string().optional(),
   PLATFORM_REFRESH_SECONDS: int(300),
+  S3_BUCKET: z.string().optional(),
+  S3_ENDPOINT: optionalUrl,
+  S3_PUBLIC_ENDPOINT: optionalUrl,
+  S3_REGION: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: flag,
+  S3_PART_SIZE_MB: z.coerce.number().int().min(5).default(8),
+  S3_CACHE_MAX_MB: int(4096),
   ...platformSettings(),
 });
 
@@ -176,6 +189,12 @@ export interface Config {
     retryDelayScale: number;
   };
   progressHistorySeconds: number;
+  /** Finished jobs' files and work folders are deleted this many days after the job ended; 0 keeps them. */
+  mediaRetentionDays: number;
+  /** Heavy jobs wait while DATA_DIR has less free space than this (MB); readiness fails below it too. */
+  minFreeDiskMb: number;
+  /** On SIGTERM, readiness answers 503 this long before the HTTP server stops accepting (load balancers notice). */
+  shutdownDrainSeconds: number;
   allowLoopbackUrls: boolean;
   /** Generated and uploaded stock footage and music beds. */
   libraryDir: string;
@@ -233,6 +252,8 @@ export interface Config {
   /** yt-dlp binary for video-site sources (clip mode); looked up on PATH when unset. */
   ytdlpPath: string | undefined;
   trends: TrendSourceSettings;
+  /** An S3-compatible bucket holding every stored file (docs/deploy.md "Object store"); unset: files stay under DATA_DIR/media. */
+  s3: S3Settings | undefined;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -278,6 +299,9 @@ export function loadConfig(env: Env = process.env): Config {
       retryDelayScale: e.WEBHOOK_RETRY_DELAY_SCALE,
     },
     progressHistorySeconds: e.PROGRESS_HISTORY_SECONDS,
+    mediaRetentionDays: e.MEDIA_RETENTION_DAYS,
+    minFreeDiskMb: e.MIN_FREE_DISK_MB,
+    shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
     allowLoopbackUrls: e.REELSMITH_ALLOW_LOOPBACK_URLS,
     libraryDir: resolve(e.LIBRARY_DIR ?? resolve(dataDir, 'library')),
     librarySeed: e.LIBRARY_SEED,
@@ -347,6 +371,7 @@ export function loadConfig(env: Env = process.env): Config {
       ? { apiKey: e.PEXELS_API_KEY, ...(e.PEXELS_BASE_URL ? { baseUrl: e.PEXELS_BASE_URL } : {}) }
       : undefined,
     trends,
+    s3: s3Settings(e),
   };
 }
 
@@ -367,6 +392,28 @@ function publishingPlatforms(e: Record<string, unknown>): Config['publishing']['
     };
   }
   return out;
+}
+
+function s3Settings(e: z.infer<typeof envSchema>): S3Settings | undefined {
+  const keyId = e.S3_ACCESS_KEY_ID || undefined;
+  const secret = e.S3_SECRET_ACCESS_KEY || undefined;
+  if (Boolean(keyId) !== Boolean(secret))
+    throw new Error('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  if (!e.S3_BUCKET) {
+    if (e.S3_ENDPOINT || keyId)
+      throw new Error('Invalid configuration: S3_BUCKET is required with S3_* settings');
+    return undefined;
+  }
+  return {
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT || undefined,
+    publicEndpoint: e.S3_PUBLIC_ENDPOINT || undefined,
+    region: e.S3_REGION || 'us-east-1',
+    credentials: keyId && secret ? { accessKeyId: keyId, secretAccessKey: secret } : undefined,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    partSizeBytes: e.S3_PART_SIZE_MB * 1024 * 1024,
+    cacheMaxBytes: e.S3_CACHE_MAX_MB * 1024 * 1024,
+  };
 }
 
 function wordpressSettings(e: z.infer<typeof envSchema>): Config['articles']['wordpress'] {

@@ -278,6 +278,19 @@ export const errors = {
       retryable: true,
     }),
   unavailable: (message: string) => new ApiError(503, 'SERVICE_UNAVAILABLE', message, { retryable: true }),
+  /** A file of a job whose media the retention policy (MEDIA_RETENTION_DAYS) deleted; the job record stays. */
+  mediaExpired: () =>
+    new ApiError(
+      410,
+      'MEDIA_EXPIRED',
+      "This file was deleted by the server's media retention policy; the job record remains. Copy files to your own storage once a job completes.",
+    ),
+  /** GET /ready: this process should get no traffic now; `failing` names the checks that failed. */
+  notReady: (failing: string[], checks: Record<string, unknown>) =>
+    new ApiError(503, 'SERVICE_NOT_READY', `Not ready: ${failing.join(', ')}.`, {
+      retryable: true,
+      details: { failing, checks },
+    }),
 };
 
 /** The error object stored on a failed job (spec 2.4). */
@@ -295,3 +308,18 @@ export class JobFailure extends Error {
     this.name = 'JobFailure';
   }
 }
+
+/** Errors a pipeline fails its job with (the refund is the platform's: every failed job is refunded). */
+export const jobErrors = {
+  /**
+   * The delivered file failed the quality gate of docs/quality.md twice (the second render had corrected
+   * parameters); `failures` names each failed check with what was measured. Not retried: a third render of
+   * the same sources measures the same.
+   */
+  qualityGateFailed: (failures: string): JobError => ({
+    code: 'QUALITY_GATE_FAILED',
+    category: 'render',
+    message: `The video failed its quality gate twice (${failures}), so it was not delivered; the charge was refunded. See docs/quality.md.`,
+    retryable: false,
+  }),
+};

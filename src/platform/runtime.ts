@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { BrandKitService } from '../brand/kits/brand-kit-service.ts';
 import type { Logger } from 'pino';
@@ -29,7 +30,11 @@ import type { PriceBook } from './pricing/price-table.ts';
 import { UrlGuard } from './net/url-guard.ts';
 import { Metrics } from './observability/metrics.ts';
 import { serverSecret } from './settings.ts';
-import { LocalMediaStore } from './storage/media-store.ts';
+import { createMediaStore } from './storage/create-media-store.ts';
+import type { MediaStore } from './storage/media-store.ts';
+import { DiskGuard } from './health/disk-space.ts';
+import { Readiness } from './health/readiness.ts';
+import { MediaRetention } from './retention/media-retention.ts';
 import { WebhookSender } from './webhooks/webhook-sender.ts';
 import { sweepStaleStaging } from './jobs/work-dirs.ts';
 import { checkTokenKey } from '../publishing/connections/token-key-check.ts';
@@ -48,6 +53,8 @@ export interface ModeFactoryDeps {
   urlGuard: UrlGuard;
   /** Platform clients and connections, for the publishing modes (POST /post, fan-out jobs). */
   publishing?: Publishing;
+  /** Where stored files live; the library copies its files there when other machines read it (S3). */
+  store?: MediaStore;
 }
 
 export interface ProductSetup {
@@ -106,12 +113,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     throw error;
   }
 
-  const store = new LocalMediaStore(
-    config.mediaDir,
-    config.publicBaseUrl,
-    await serverSecret(db, 'media_signing_secret'),
-  );
+  const store = createMediaStore(config, await serverSecret(db, 'media_signing_secret'));
   const streamSecret = await serverSecret(db, 'stream_token_secret');
+  const disk = new DiskGuard(config);
+  const readiness = new Readiness({ config, db, store, disk });
   const urlGuard = new UrlGuard({ allowLoopback: config.allowLoopbackUrls });
   const queue = await JobQueue.start(connectionString, config, log);
   const notifications = await Notifications.start(
@@ -128,7 +133,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     cache: new TrendCache({ pool: database.pool, sources: createTrendSources(config, urlGuard), log }),
   });
   const publishing = createPublishing(config, db, log);
-  const modeDeps: ModeFactoryDeps = { config, db, log, radar, urlGuard, publishing };
+  const modeDeps: ModeFactoryDeps = { config, db, log, radar, urlGuard, publishing, store };
   const setup: ProductSetup =
     typeof options.modes === 'function' ? options.modes(modeDeps) : { modes: options.modes };
   const registry = new ModeRegistry(setup.modes, options.prices);
@@ -165,6 +170,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     metrics: new Metrics(db, queue),
     publishing,
     streamSecret,
+    readiness,
     catalogs: setup.catalogs ?? {},
     pricingSheets: setup.pricing ?? {},
   };
@@ -173,6 +179,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   let webhooks: WebhookSender | undefined;
   let tokenRefresher: TokenRefresher | undefined;
   let schedules: ScheduleTicker | undefined;
+  let retention: MediaRetention | undefined;
   // Shared through marker files by every worker process of this data directory.
   const renders = new RenderActivity(join(config.dataDir, 'run', 'renders'));
   if (options.worker) {
@@ -187,6 +194,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       urlGuard,
       log,
       renders,
+      disk,
     });
     await worker.start();
     const swept = await sweepStaleStaging(config, STALE_STAGING_MS);
@@ -201,6 +209,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     tokenRefresher.start();
     schedules = new ScheduleTicker({ db, generation, registry, log });
     schedules.start();
+    retention = new MediaRetention({ config, db, store, log });
+    retention.start();
   }
   const background = new AbortController();
   const backgroundWork =
@@ -220,6 +230,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   let stopping: Promise<void> | undefined;
   const stop = (stopOptions: { graceMs?: number } = {}) =>
     (stopping ??= (async () => {
+      // Readiness fails first, so a load balancer stops sending before the server stops accepting.
+      readiness.drain();
+      if (app && config.shutdownDrainSeconds > 0) await sleep(config.shutdownDrainSeconds * 1000);
+      // Stops accepting; requests in flight are answered first.
       await app?.close();
       background.abort();
       await backgroundWork;
@@ -228,9 +242,11 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       await schedules?.stop();
       await webhooks?.stop();
       await tokenRefresher?.stop();
+      await retention?.stop();
       await queue.stop();
       await notifications.stop();
       await urlGuard.close();
+      store.close?.();
       await database.close();
       await embedded?.stop();
     })());

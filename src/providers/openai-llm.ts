@@ -408,6 +408,7 @@ export class OpenAiLlmWriter implements ScriptWriter {
         ctaUsed: null,
         wordCount: check.words,
         writer: 'llm',
+        source: 'request',
       };
     }
 
@@ -546,6 +547,7 @@ export class OpenAiLlmWriter implements ScriptWriter {
       ctaUsed: cta ?? null,
       wordCount: countWords(script),
       writer: 'llm',
+      source: 'llm',
     };
   }
 }

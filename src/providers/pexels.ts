@@ -170,6 +170,7 @@ function statusError(status: number, headers: Record<string, string>): PexelsErr
 
 export class PexelsClient implements FootageProvider {
   readonly name = 'pexels';
+  readonly licence = 'Pexels License (https://www.pexels.com/license/)';
   private readonly baseUrl: string;
 
   constructor(private readonly settings: PexelsSettings) {

@@ -14,6 +14,7 @@ import type { RateLimiter } from '../platform/limits/rate-limiter.ts';
 import type { ModeRegistry } from '../platform/modes/mode.ts';
 import type { UrlGuard } from '../platform/net/url-guard.ts';
 import type { Metrics } from '../platform/observability/metrics.ts';
+import type { Readiness } from '../platform/health/readiness.ts';
 import type { MediaStore } from '../platform/storage/media-store.ts';
 import type { Publishing } from '../publishing/publishing.ts';
 import type { PaidReads } from '../signals/paid-read.ts';
@@ -47,6 +48,8 @@ export interface AppContext {
   /** Platform clients and the account connections that feed them tokens (docs/publishing.md). */
   publishing: Publishing;
   streamSecret: string;
+  /** GET /api/v1/ready: database, store, ffmpeg and disk, failing first on shutdown. */
+  readiness: Readiness;
   /** Extra /capabilities sections contributed by the product's modes. */
   catalogs: Record<string, () => unknown>;
   /** Request-priced modes' price sheets, shown under `pricing` of /tools and /usage. */

@@ -222,7 +222,7 @@ export class BrandKitService {
       kit,
       source: outcome.status === 201 ? 'built' : 'reused',
       stale: kit.stale,
-      logoPath: logo ? (this.deps.store.localPath(logo.key) ?? null) : null,
+      logoPath: logo ? ((await this.deps.store.fetchToLocal(logo.key, signal)) ?? null) : null,
     };
   }
 

@@ -13,7 +13,7 @@ import { baseLanguage, type SpeechRecognizer, type Transcript } from '../speech/
 import { clipBounds } from './clip-bounds.ts';
 import { ClipSourceError } from './clip-errors.ts';
 import { outputSize, type AspectRatio, type ReframePlan } from './reframe.ts';
-import { renderClip } from './render-clip.ts';
+import { renderClip, type ReframeReport } from './render-clip.ts';
 import { extractSourceAudio } from './source-audio.ts';
 
 export interface ClipPipelineInput {
@@ -59,6 +59,8 @@ export interface RenderedClip {
   height: number;
   /** How the picture was reframed: a crop following motion, the whole picture over a blurred copy, or a scale. */
   framing: ReframePlan;
+  /** Which reframe ran and why (see docs/clips.md, "Reframing"). */
+  reframe: ReframeReport;
 }
 
 export interface ClipPipelineResult {
@@ -68,7 +70,7 @@ export interface ClipPipelineResult {
   language: string;
   /**
    * Wall seconds per stage: audio (decode + loudness), transcribe, moments (scoring), motion (reframe
-   * analysis of all clips), encode (all clip renders). Stages a retried job reused count 0.
+   * analysis of all clips: speaking faces, and motion where they fall back), encode (all clip renders). Stages a retried job reused count 0.
    */
   stageSeconds: Record<'audio' | 'transcribe' | 'moments' | 'motion' | 'encode', number>;
 }
@@ -281,6 +283,7 @@ export async function cutClips(input: ClipPipelineInput): Promise<ClipPipelineRe
       width: file.width,
       height: file.height,
       framing: file.framing,
+      reframe: file.reframe,
     });
   }
   await progress.report(

@@ -1,5 +1,6 @@
-// Renders one clip: motion analysis of its stretch, the reframe plan, captions shifted to the clip, the gain
-// that brings its audio to −14 LUFS (from the source's loudness blocks, no extra pass), then one ffmpeg run.
+// Renders one clip: the reframe plan (the speaking face when one is found, else the motion of its stretch),
+// captions shifted to the clip, the gain that brings its audio to −14 LUFS (from the source's loudness blocks,
+// no extra pass), then one ffmpeg run.
 import { existsSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { buildAss } from '../captions/build-ass.ts';
@@ -10,10 +11,12 @@ import { runFfmpeg } from '../ffmpeg/runner.ts';
 import { probeMedia } from '../ffmpeg/probe.ts';
 import { blocksIn, integratedLufs, peakDb, type LoudnessBlock } from '../moments/loudness-track.ts';
 import type { WordTiming } from '../types.ts';
+import { VisionModelsMissingError } from '../vision/index.ts';
 import type { ClipBounds } from './clip-bounds.ts';
 import { buildClipArgs } from './clip-command.ts';
 import { measureMotion } from './motion-analysis.ts';
-import { planReframe, type ReframePlan } from './reframe.ts';
+import { planReframe, sameAspect, type ReframePlan } from './reframe.ts';
+import { findSpeakingFace, type SpeakerSegment } from './speaking-face.ts';
 
 export const CLIP_LOUDNESS: LoudnessTarget = { integratedLufs: -14, truePeakDb: -1 };
 const CLIP_CRF = 21;
@@ -42,11 +45,26 @@ export interface RenderClipInput {
   onProgress?: (fraction: number) => void;
 }
 
+/**
+ * Which reframe ran: `speaking_face` (a crop holding the face that speaks), `motion` (a crop following the
+ * motion), `fit` (the whole picture over a blurred copy) or `scale` (same aspect). `fallbackReason` says why
+ * the speaking face was not used, when it was tried.
+ */
+export interface ReframeReport {
+  method: 'speaking_face' | 'motion' | 'fit' | 'scale';
+  fallbackReason?: string;
+  /** Speaking face only: who speaks when, the faces followed, and the frames looked at. */
+  speakers?: SpeakerSegment[];
+  faces?: number;
+  sampledFrames?: number;
+}
+
 export interface RenderedClipFile {
   path: string;
   posterPath: string;
   captionsPath: string | null;
   framing: ReframePlan;
+  reframe: ReframeReport;
   width: number;
   height: number;
   durationSec: number;
@@ -66,8 +84,58 @@ export function wordsOnClip(words: readonly WordTiming[], bounds: ClipBounds): W
 
 export interface RenderClipResult {
   clip: RenderedClipFile;
-  /** Wall seconds of the motion analysis and of the render (both 0 for a clip an earlier attempt finished). */
+  /**
+   * Wall seconds of the reframe analysis (faces and motion) and of the render (both 0 for a clip an earlier
+   * attempt finished).
+   */
   seconds: { motion: number; encode: number };
+}
+
+type ReframeInput = Pick<RenderClipInput, 'sourcePath' | 'source' | 'bounds' | 'loudness' | 'basePath'>;
+
+/** Speaking face first; the motion reframe when there is none, the model is missing or tracking fails. */
+async function chooseReframe(
+  input: ReframeInput,
+  target: { width: number; height: number },
+  run: FfmpegRunOptions,
+): Promise<{ plan: ReframePlan; reframe: ReframeReport }> {
+  if (sameAspect(input.source, target)) return { plan: { mode: 'scale' }, reframe: { method: 'scale' } };
+  const { bounds } = input;
+  let fallbackReason: string;
+  try {
+    const face = await findSpeakingFace({
+      sourcePath: input.sourcePath,
+      source: input.source,
+      target,
+      startSec: bounds.startSec,
+      durationSec: bounds.durationSec,
+      loudness: input.loudness,
+      framesPath: `${input.basePath}.faces.rgb`,
+      run,
+    });
+    if (face.found) {
+      const { plan, speakers, faces, sampledFrames } = face;
+      return { plan, reframe: { method: 'speaking_face', speakers, faces, sampledFrames } };
+    }
+    fallbackReason = face.reason;
+  } catch (error) {
+    run.signal?.throwIfAborted();
+    // A clip is still worth delivering with the motion reframe; the report says why the faces were not used.
+    fallbackReason =
+      error instanceof VisionModelsMissingError
+        ? 'face model unavailable'
+        : `face tracking failed: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const motion = await measureMotion(
+    input.sourcePath,
+    bounds.startSec,
+    bounds.durationSec,
+    input.source,
+    `${input.basePath}.motion.gray`,
+    run,
+  );
+  const plan = planReframe(input.source, target, motion);
+  return { plan, reframe: { method: plan.mode === 'crop' ? 'motion' : plan.mode, fallbackReason } };
 }
 
 /** Renders the clip, or returns the one a previous attempt finished (its record is written last). */
@@ -83,15 +151,7 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipResu
   const started = performance.now();
   const run: FfmpegRunOptions = { signal: input.signal };
   const target = { width: input.width, height: input.height };
-  const motion = await measureMotion(
-    input.sourcePath,
-    bounds.startSec,
-    bounds.durationSec,
-    input.source,
-    `${input.basePath}.motion.gray`,
-    run,
-  );
-  const plan = planReframe(input.source, target, motion);
+  const { plan, reframe } = await chooseReframe(input, target, run);
   const analysed = performance.now();
 
   let captionsPath: string | null = null;
@@ -155,6 +215,7 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipResu
     posterPath,
     captionsPath,
     framing: plan,
+    reframe,
     width: probed.video?.width ?? input.width,
     height: probed.video?.height ?? input.height,
     durationSec: Math.round(probed.durationSec * 1000) / 1000,

@@ -29,7 +29,8 @@ export function buildAudioMeasureCommand(spec: ComposeSpec): FfmpegCommand | nul
   };
 }
 
-function audioTail(resolved: ResolvedSpec, mixOutput: string | null): string {
+/** The mix's last stage into `[aout]`: the planned gain, else single-pass loudnorm, else silence. */
+export function audioTail(resolved: ResolvedSpec, mixOutput: string | null): string {
   if (mixOutput === null)
     return `anullsrc=r=48000:cl=stereo,atrim=duration=${num(resolved.durationSec)}[aout]`;
   const { gain, integratedLufs, truePeakDb } = resolved.loudness;
@@ -55,7 +56,7 @@ export function buildComposeCommand(spec: ComposeSpec, options: ComposeCommandOp
   const video = buildVideoGraph(resolved, inputs, options.assets);
   const mix = buildAudioMix(resolved, inputs);
   const graph = [...video.filters, ...(mix?.filters ?? []), audioTail(resolved, mix?.output ?? null)];
-  const { preset, crf, audioBitrateKbps, threads } = resolved.encoding;
+  const { preset, crf, audioBitrateKbps, threads, keyframeFrames } = resolved.encoding;
   return {
     args: [
       '-y',
@@ -74,6 +75,7 @@ export function buildComposeCommand(spec: ComposeSpec, options: ComposeCommandOp
         threads,
         audioBitrateKbps,
         durationSec: resolved.durationSec,
+        ...(keyframeFrames ? { keyframeFrames } : {}),
       }),
       resolved.outputPath,
     ],

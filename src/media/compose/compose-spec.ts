@@ -93,6 +93,11 @@ export interface ComposeProgressBar {
   /** #RRGGBB */
   color: string;
   heightPx?: number;
+  /**
+   * This composition is one stretch of a longer video (a scene segment, src/media/compose/scene-segments.ts):
+   * the bar is drawn as it stands from `offsetSec` into a timeline of `totalSec`. Absent: the whole timeline.
+   */
+  timeline?: { offsetSec: number; totalSec: number };
 }
 
 export interface ComposeLoudness extends Partial<LoudnessTarget> {
@@ -107,6 +112,8 @@ export interface ComposeEncoding {
   audioBitrateKbps?: number;
   /** Encoder/filter threads; 0 lets ffmpeg decide. */
   threads?: number;
+  /** Output frame numbers that start a closed GOP (scene boundaries a later revision cuts at). */
+  keyframeFrames?: number[];
 }
 
 export type LogoHostStyle = 'card' | 'cube' | 'auto';
@@ -279,9 +286,20 @@ export interface ResolvedSpec {
   ass: { path: string; fontsDir: string | null } | null;
   logo: { path: string; widthFraction: number; margin: number } | null;
   watermark: { text: string; fontFile: string } | null;
-  progressBar: { position: 'top' | 'bottom'; color: string; heightPx: number } | null;
+  progressBar: {
+    position: 'top' | 'bottom';
+    color: string;
+    heightPx: number;
+    timeline?: { offsetSec: number; totalSec: number };
+  } | null;
   loudness: LoudnessTarget & { gain: LoudnessGain | null };
-  encoding: { preset: string; crf: number; audioBitrateKbps: number; threads: number };
+  encoding: {
+    preset: string;
+    crf: number;
+    audioBitrateKbps: number;
+    threads: number;
+    keyframeFrames?: number[];
+  };
   presenter: ResolvedPresenter | null;
   outro: ResolvedOutro | null;
 }
@@ -416,7 +434,8 @@ export function resolveComposeSpec(spec: ComposeSpec): ResolvedSpec {
       Number.isInteger(heightPx) && heightPx > 0 && heightPx <= height,
       'progressBar.heightPx is out of range',
     );
-    progressBar = { position: spec.progressBar.position, color: spec.progressBar.color, heightPx };
+    const { position, color, timeline } = spec.progressBar;
+    progressBar = { position, color, heightPx, ...(timeline ? { timeline } : {}) };
   }
 
   const loudness = {

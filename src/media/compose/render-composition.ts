@@ -47,14 +47,12 @@ async function measureMix(spec: ComposeSpec, run: FfmpegRunOptions): Promise<Lou
   return parseEbur128Summary(stderrTail);
 }
 
-export async function renderComposition(
+/** Measures the spec's raw mix and plans the gain stage that brings it to the loudness target. */
+export async function planMixGain(
   spec: ComposeSpec,
-  options: RenderOptions = {},
-): Promise<RenderResult> {
-  const resolved = resolveComposeSpec(spec);
-  const target = resolved.loudness;
-  const run = { signal: options.signal, timeoutMs: options.timeoutMs, binary: options.ffmpegPath };
-
+  run: FfmpegRunOptions,
+): Promise<Pick<RenderResult, 'mixLoudness' | 'gain'>> {
+  const target = resolveComposeSpec(spec).loudness;
   const mixLoudness = await measureMix({ ...spec, loudness: { ...spec.loudness, gain: undefined } }, run);
   let gain = mixLoudness ? initialGain(mixLoudness, target) : null;
   // The limiter lowers loudness by an amount only a measurement can tell; measure and make up for it.
@@ -66,6 +64,16 @@ export async function renderComposition(
     if (Math.abs(target.integratedLufs - limited.integratedLufs) <= LOUDNESS_TOLERANCE_LU) break;
     gain = nextLimitedGain(trials, target);
   }
+  return { mixLoudness, gain };
+}
+
+export async function renderComposition(
+  spec: ComposeSpec,
+  options: RenderOptions = {},
+): Promise<RenderResult> {
+  const resolved = resolveComposeSpec(spec);
+  const run = { signal: options.signal, timeoutMs: options.timeoutMs, binary: options.ffmpegPath };
+  const { mixLoudness, gain } = await planMixGain(spec, run);
 
   const final = { ...spec, loudness: { ...spec.loudness, gain: gain ?? undefined } };
   const onProgress = options.onProgress;

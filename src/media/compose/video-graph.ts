@@ -138,14 +138,15 @@ export function buildVideoGraph(spec: ResolvedSpec, inputs: InputPlan, assets?: 
   }
 
   if (spec.progressBar) {
-    const { heightPx, position, color } = spec.progressBar;
+    const { heightPx, position, color, timeline } = spec.progressBar;
     const y = position === 'top' ? 0 : spec.height - heightPx;
     // A full-width bar slides in from the left: empty on the first frame, full on the timeline's last.
-    const span = Math.max(spec.mainSec - 1 / spec.fps, 1 / spec.fps);
+    const span = Math.max((timeline?.totalSec ?? spec.mainSec) - 1 / spec.fps, 1 / spec.fps);
+    const at = timeline ? `(t+${num(timeline.offsetSec)})` : 't';
     filters.push(
       `color=c=${ffmpegColor(color)}:s=${spec.width}x${heightPx}:r=${num(spec.fps)}:d=${num(spec.mainSec)}[barsrc]`,
     );
-    filters.push(`[${current}][barsrc]overlay=x=-w+w*t/${num(span)}:y=${y}[vbar]`);
+    filters.push(`[${current}][barsrc]overlay=x=-w+w*${at}/${num(span)}:y=${y}[vbar]`);
     current = 'vbar';
   }
 

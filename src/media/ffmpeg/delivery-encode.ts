@@ -15,25 +15,41 @@ export interface DeliveryEncoding {
   threads?: number;
   audioBitrateKbps: number;
   durationSec: number;
+  /** Output frame numbers forced to start a GOP (an IDR frame: x264's GOPs are closed). */
+  keyframeFrames?: number[];
+  /**
+   * The video stream is already encoded with these settings (scene segments joined by stream copy): only the
+   * audio is encoded.
+   */
+  copyVideo?: boolean;
 }
 
 /** Output options for one deliverable MP4 (put the output path after them). */
 export function deliveryEncodeArgs(e: DeliveryEncoding): string[] {
+  const keyframes = e.keyframeFrames?.length
+    ? ['-force_key_frames', `expr:${e.keyframeFrames.map((n) => `eq(n,${n})`).join('+')}`]
+    : [];
+  const video = e.copyVideo
+    ? ['-c:v', 'copy']
+    : [
+        '-c:v',
+        'libx264',
+        '-preset',
+        e.preset,
+        '-crf',
+        String(e.crf),
+        '-profile:v',
+        'high',
+        '-pix_fmt',
+        'yuv420p',
+        ...(e.forceFps ? ['-r', num(e.fps)] : []),
+        '-g',
+        String(Math.round(e.fps * 2)),
+        ...keyframes,
+        ...(e.threads && e.threads > 0 ? ['-threads', String(e.threads)] : []),
+      ];
   return [
-    '-c:v',
-    'libx264',
-    '-preset',
-    e.preset,
-    '-crf',
-    String(e.crf),
-    '-profile:v',
-    'high',
-    '-pix_fmt',
-    'yuv420p',
-    ...(e.forceFps ? ['-r', num(e.fps)] : []),
-    '-g',
-    String(Math.round(e.fps * 2)),
-    ...(e.threads && e.threads > 0 ? ['-threads', String(e.threads)] : []),
+    ...video,
     '-c:a',
     'aac',
     '-b:a',

@@ -13,6 +13,8 @@ export interface ShippedFontFamily {
   package: string;
   weights: readonly FontWeight[];
   category: FontCategory;
+  /** SPDX licence of the font, as its package declares it (package.json `license`). */
+  licence: string;
 }
 
 /**
@@ -22,7 +24,13 @@ export interface ShippedFontFamily {
  */
 export const FONT_SUBSETS = ['latin', 'latin-ext'] as const;
 
-export const SHIPPED_FONT_FAMILIES: readonly ShippedFontFamily[] = Object.freeze([
+const require = createRequire(import.meta.url);
+
+function packageLicence(name: string): string {
+  return (require(`${name}/package.json`) as { license?: string }).license ?? 'unknown';
+}
+
+const SHIPPED: Omit<ShippedFontFamily, 'licence'>[] = [
   { family: 'Inter', package: '@fontsource/inter', weights: [400, 700], category: 'sans-serif' },
   { family: 'Roboto', package: '@fontsource/roboto', weights: [400, 700], category: 'sans-serif' },
   { family: 'Open Sans', package: '@fontsource/open-sans', weights: [400, 700], category: 'sans-serif' },
@@ -49,7 +57,11 @@ export const SHIPPED_FONT_FAMILIES: readonly ShippedFontFamily[] = Object.freeze
   { family: 'Merriweather', package: '@fontsource/merriweather', weights: [400, 700], category: 'serif' },
   { family: 'Bebas Neue', package: '@fontsource/bebas-neue', weights: [400], category: 'display' },
   { family: 'Anton', package: '@fontsource/anton', weights: [400], category: 'display' },
-] satisfies ShippedFontFamily[]);
+];
+
+export const SHIPPED_FONT_FAMILIES: readonly ShippedFontFamily[] = Object.freeze(
+  SHIPPED.map((family) => ({ ...family, licence: packageLicence(family.package) })),
+);
 
 /**
  * Families of the system fonts the stock caption looks name, with the regular face fontconfig resolves each
@@ -114,8 +126,6 @@ export interface ShippedFontFile {
   /** Absolute path inside the installed package. */
   path: string;
 }
-
-const require = createRequire(import.meta.url);
 
 /**
  * The files of a shipped family, WOFF 1.0: FreeType reads it with zlib alone, which every FreeType build has

@@ -1,6 +1,7 @@
 // The catalogue of procedural clips a fresh install seeds its footage library with. Tags describe what
 // is on screen; niches list only the clip types the visual genuinely fits.
 
+import { OWN_WORK_LICENCE } from '../provenance/licences.ts';
 import type { FootageLook } from './family-graphs.ts';
 import type { Niche } from './niches.ts';
 import type { FootageRecipe } from './procedural.ts';
@@ -454,5 +455,6 @@ export function seedFootageRecipes(): FootageRecipe[] {
     durationSec: e.durationSec ?? DEFAULT_DURATION_SEC,
     crf: DEFAULT_CRF[e.look.family],
     look: structuredClone(e.look),
+    licence: OWN_WORK_LICENCE,
   }));
 }

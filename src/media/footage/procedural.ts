@@ -28,6 +28,8 @@ export interface FootageRecipe {
   /** x264 constant rate factor: grain needs more compression than smooth fields to stay a few MB. */
   crf: number;
   look: FootageLook;
+  /** The licence the clip is given (provenance manifests carry it). */
+  licence: string;
 }
 
 export interface ClipOptions {

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
 import type { UrlGuard } from '../../platform/net/url-guard.ts';
+import { shareLibraryFile } from '../../platform/storage/library-files.ts';
+import type { MediaStore } from '../../platform/storage/media-store.ts';
 import { isStopWord, tokenize } from '../footage/text-match.ts';
 import { mapMetadata, normalizeTags } from './clip-metadata.ts';
 import { inspectClip } from './clip-media.ts';
@@ -28,6 +30,8 @@ export interface StockVideoCandidate {
 export interface FootageProvider {
   /** Stored as the clips' external_source. */
   readonly name: string;
+  /** The terms its footage is offered under (provenance manifests carry them). */
+  readonly licence?: string;
   portraitCandidates(
     guard: Pick<UrlGuard, 'request'>,
     query: string,
@@ -65,6 +69,8 @@ export function providerQueries(
 export interface ProviderImportInput {
   db: Db;
   libraryDir: string;
+  /** A remote media store the imported clips are copied to, for workers of other machines. */
+  store?: MediaStore;
   guard: UrlGuard;
   provider: FootageProvider;
   queries: string[];
@@ -113,13 +119,20 @@ export async function importProviderFootage(input: ProviderImportInput): Promise
         if (!result.reused.includes(existing.id)) result.reused.push(existing.id);
         continue;
       }
-      const id = await importCandidate(db, dir, guard, provider.name, query, candidate, signal).catch(
-        (error: Error) => {
-          if (signal?.aborted) throw error;
-          result.warnings.push(`${provider.name} video ${candidate.externalId}: ${error.message}`);
-          return undefined;
-        },
-      );
+      const id = await importCandidate(
+        db,
+        dir,
+        guard,
+        provider.name,
+        query,
+        candidate,
+        signal,
+        input.store,
+      ).catch((error: Error) => {
+        if (signal?.aborted) throw error;
+        result.warnings.push(`${provider.name} video ${candidate.externalId}: ${error.message}`);
+        return undefined;
+      });
       if (id) result.imported.push(id);
     }
   }
@@ -134,6 +147,7 @@ async function importCandidate(
   query: string,
   candidate: StockVideoCandidate,
   signal: AbortSignal | undefined,
+  store: MediaStore | undefined,
 ): Promise<string> {
   const staged = join(dir, 'staging', `${source}-${candidate.externalId}-${Date.now()}`);
   await guard.download(candidate.downloadUrl, staged, {
@@ -149,6 +163,7 @@ async function importCandidate(
   const safeId = candidate.externalId.replace(/[^A-Za-z0-9_-]/g, '_');
   const path = join(dir, `${source}-${safeId}.${inspection.facts.extension}`);
   await rename(staged, path);
+  await shareLibraryFile(store, path);
   const sizeBytes = (await stat(path)).size;
   const mapping = mapMetadata({ title: candidate.title, tags: normalizeTags(query.split(' ')) });
   const row = await db

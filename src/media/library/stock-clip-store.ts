@@ -3,7 +3,7 @@
 // StockLibrary.readyClips() hands it to every render.
 
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { sql, type Selectable } from 'kysely';
 import type { Db, Executor } from '../../platform/db/database.ts';
@@ -11,6 +11,8 @@ import type { StockClipsTable } from '../../platform/db/schema.ts';
 import { ApiError, errors } from '../../platform/errors.ts';
 import { randomToken } from '../../platform/ids.ts';
 import { UrlRejectedError, type UrlGuard } from '../../platform/net/url-guard.ts';
+import { shareLibraryFile, unshareLibraryFile } from '../../platform/storage/library-files.ts';
+import type { MediaStore } from '../../platform/storage/media-store.ts';
 import { NICHES, type Niche } from '../footage/niches.ts';
 import { normalizeTags } from './clip-metadata.ts';
 import { inspectClip, type ClipFacts } from './clip-media.ts';
@@ -129,6 +131,8 @@ export class StockClipStore {
   constructor(
     private readonly db: Db,
     libraryDir: string,
+    /** A remote media store installed clips are copied to, for workers of other machines. */
+    private readonly store?: MediaStore,
   ) {
     this.root = resolve(libraryDir);
   }
@@ -145,6 +149,16 @@ export class StockClipStore {
   /** Bytes received through a presigned URL, waiting for confirm-upload. */
   stagedPath(clipId: string): string {
     return join(this.stagingDir, `${clipId}.upload`);
+  }
+
+  /** Where bytes received through a presigned URL wait in a remote store, for a confirm on another API process. */
+  private stagedKey(clipId: string): string {
+    return `library/staged/${clipId}.upload`;
+  }
+
+  /** After a presigned upload was received here: a confirm answered by another machine's API finds it too. */
+  async shareStaged(clipId: string): Promise<void> {
+    if (this.store?.remote) await this.store.put(this.stagedKey(clipId), this.stagedPath(clipId));
   }
 
   /** A fresh file name for bytes that are not yet tied to a clip (direct uploads, downloads). */
@@ -285,6 +299,7 @@ export class StockClipStore {
     const finalPath = join(this.uploadsDir, `${clipId}.${facts.extension}`);
     const previous = await this.find(clipId);
     await rename(path, finalPath);
+    await shareLibraryFile(this.store, finalPath);
     const sizeBytes = (await stat(finalPath)).size;
     const row = await this.db
       .updateTable('stock_clips')
@@ -333,9 +348,19 @@ export class StockClipStore {
     const taken = this.incomingPath();
     try {
       await rename(this.stagedPath(clipId), taken);
+      await this.dropSharedStaged(clipId);
       return await this.attach(clipId, taken);
     } catch (error) {
       if (!isMissingFile(error)) throw error;
+    }
+    const shared = this.store?.remote
+      ? await this.store.fetchToLocal(this.stagedKey(clipId), signal)
+      : undefined;
+    if (shared) {
+      await mkdir(this.stagingDir, { recursive: true });
+      await copyFile(shared, taken);
+      await this.dropSharedStaged(clipId);
+      return this.attach(clipId, taken);
     }
     const source = url ?? (row.status === 'pending' ? row.origin_url : null);
     if (!source) {
@@ -373,9 +398,13 @@ export class StockClipStore {
       await stat(this.stagedPath(clipId));
       return true;
     } catch (error) {
-      if (isMissingFile(error)) return false;
-      throw error;
+      if (!isMissingFile(error)) throw error;
+      return this.store?.remote ? this.store.exists(this.stagedKey(clipId)) : false;
     }
+  }
+
+  private async dropSharedStaged(clipId: string): Promise<void> {
+    if (this.store?.remote) await this.store.remove(this.stagedKey(clipId));
   }
 
   async list(query: ListQuery): Promise<ClipPage> {
@@ -514,8 +543,12 @@ export class StockClipStore {
   async remove(id: string): Promise<ClipRow> {
     const row = await this.getUploadable(id);
     await this.db.deleteFrom('stock_clips').where('id', '=', id).execute();
-    if (row.path && this.ownsFile(row.path)) await rm(row.path, { force: true });
+    if (row.path && this.ownsFile(row.path)) {
+      await rm(row.path, { force: true });
+      await unshareLibraryFile(this.store, row.path);
+    }
     await rm(this.stagedPath(id), { force: true });
+    await this.dropSharedStaged(id);
     return row;
   }
 

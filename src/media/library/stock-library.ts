@@ -3,6 +3,12 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Db } from '../../platform/db/database.ts';
 import type { UrlGuard } from '../../platform/net/url-guard.ts';
+import {
+  fetchLibraryFiles,
+  localLibraryFile,
+  shareMissingLibraryFiles,
+} from '../../platform/storage/library-files.ts';
+import type { MediaStore } from '../../platform/storage/media-store.ts';
 import type { ComposeMusicBed } from '../compose/compose-spec.ts';
 import { closestNiches, type Niche } from '../footage/niches.ts';
 import { seedFootageRecipes, type FootageRecipe } from '../footage/procedural.ts';
@@ -10,7 +16,7 @@ import { seedLibrary, type SeededClip } from '../footage/seed.ts';
 import type { LibraryClip } from '../footage/select.ts';
 import { pickMusic } from '../music/folders.ts';
 import { seedMusicRecipes, type MusicBedRecipe } from '../music/beds.ts';
-import { seedMusicLibrary } from '../music/seed.ts';
+import { bedFiles, seedMusicLibrary } from '../music/seed.ts';
 import type { ProcessPriority } from '../process/lower-priority.ts';
 import {
   importProviderFootage,
@@ -30,6 +36,25 @@ export interface MusicBedFile {
   path: string;
   /** A library bed's intro, outro and section lengths, for the composition to start and end the music. */
   bed?: ComposeMusicBed;
+  /** A library bed's licence. */
+  licence?: string;
+  /** Where music a user supplied was fetched from. */
+  sourceUrl?: string;
+}
+
+/** Where a library clip came from and under what terms, for provenance manifests. */
+export interface ClipOrigin {
+  id: string;
+  title: string;
+  source: 'generated' | 'uploaded' | 'imported' | 'provider';
+  path: string | null;
+  /** The provider or external library the clip came from, its id there and its page. */
+  externalSource: string | null;
+  externalId: string | null;
+  originUrl: string | null;
+  attribution: string | null;
+  /** Null when nobody recorded one (footage an operator uploaded). */
+  licence: string | null;
 }
 
 /** How many clips of a niche's neighbourhood a render wants to choose from before it starts. */
@@ -81,6 +106,8 @@ interface Making {
 export class StockLibrary {
   private readonly making = new Map<string, Making>();
   private readonly askedAt = new Map<string, number>();
+  /** Beds this process found in, or put in, the remote store. */
+  private readonly sharedBeds = new Set<string>();
 
   constructor(
     private readonly db: Db,
@@ -92,6 +119,8 @@ export class StockLibrary {
       footage: seedFootageRecipes(),
       music: seedMusicRecipes(),
     },
+    /** A remote media store (S3) that every machine's workers read the library's clips from. */
+    private readonly store?: MediaStore,
   ) {}
 
   private get footageDir(): string {
@@ -145,23 +174,41 @@ export class StockLibrary {
     return this.exclusive(
       `footage:${recipe.id}`,
       priority,
-      async (s) =>
-        this.register(await seedLibrary(this.footageDir, { recipes: [recipe], signal: s, priority })),
+      async (s) => {
+        // A clip another machine made is read from the store rather than made again (seedLibrary keeps a complete file).
+        await fetchLibraryFiles(this.store, [join(this.footageDir, `${recipe.id}.mp4`)], s);
+        await this.register(await seedLibrary(this.footageDir, { recipes: [recipe], signal: s, priority }));
+      },
       signal,
     );
   }
 
+  /** A bed read from the store when another machine made it, else made here and put there (once per process). */
   private makeBed(recipe: MusicBedRecipe, priority: ProcessPriority, signal?: AbortSignal) {
     return this.exclusive(
       `music:${recipe.id}`,
       priority,
-      (s) => seedMusicLibrary(this.musicDir, { recipes: [recipe], signal: s, priority }),
+      async (s) => {
+        const shared = this.sharedBeds.has(recipe.id);
+        const files = Object.values(bedFiles(this.musicDir, recipe));
+        if (!shared) await fetchLibraryFiles(this.store, files, s);
+        const beds = await seedMusicLibrary(this.musicDir, { recipes: [recipe], signal: s, priority });
+        if (!shared) {
+          await shareMissingLibraryFiles(this.store, files);
+          this.sharedBeds.add(recipe.id);
+        }
+        return beds;
+      },
       signal,
     );
   }
 
   private async register(clips: SeededClip[]): Promise<void> {
     if (clips.length === 0) return;
+    await shareMissingLibraryFiles(
+      this.store,
+      clips.map((clip) => clip.path),
+    );
     await this.db
       .insertInto('stock_clips')
       .values(
@@ -230,6 +277,7 @@ export class StockLibrary {
     const result = await importProviderFootage({
       db: this.db,
       libraryDir: this.dir,
+      ...(this.store ? { store: this.store } : {}),
       guard: request.urlGuard,
       provider: this.provider,
       queries,
@@ -260,6 +308,46 @@ export class StockLibrary {
     }));
   }
 
+  /** Origins and licences of library clips. */
+  async clipSources(clipIds: string[]): Promise<ClipOrigin[]> {
+    if (clipIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('stock_clips')
+      .select([
+        'id',
+        'title',
+        'source',
+        'path',
+        'external_source',
+        'external_id',
+        'origin_url',
+        'attribution',
+      ])
+      .where('id', 'in', clipIds)
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      source: row.source,
+      path: row.path,
+      externalSource: row.external_source,
+      externalId: row.external_id,
+      originUrl: row.origin_url,
+      attribution: row.attribution,
+      licence:
+        row.source === 'generated'
+          ? (this.catalogue.footage.find((r) => r.id === row.id)?.licence ?? null)
+          : row.source === 'provider' && row.external_source === this.provider?.name
+            ? (this.provider.licence ?? null)
+            : null,
+    }));
+  }
+
+  /** Points each clip's `path` at a file of this machine, reading the clips other machines added from the store. */
+  async localize(clips: LibraryClipFile[], signal?: AbortSignal): Promise<void> {
+    for (const clip of clips) clip.path = await localLibraryFile(this.store, clip.path, signal);
+  }
+
   async markUsed(clipIds: string[]): Promise<void> {
     if (clipIds.length === 0) return;
     await this.db
@@ -274,7 +362,7 @@ export class StockLibrary {
     const recipe = pickMusic(niche, seed, this.catalogue.music);
     const [bed] = (await this.makeBed(recipe, 'normal', signal))!;
     const { id, title, path, introPath, outroPath, sections } = bed!;
-    return { id, title, path, bed: { introPath, outroPath, sections } };
+    return { id, title, path, bed: { introPath, outroPath, sections }, licence: recipe.licence };
   }
 
   /**

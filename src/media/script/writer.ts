@@ -68,6 +68,42 @@ export interface ScriptInput {
   take?: { index: number; count: number };
 }
 
+/**
+ * Where the narration came from (docs/scripts.md): "request", the caller's `script` (or quote); "material", written
+ * from what the request brought (an article's text, a news page or a trend's articles, a brand kit's proof
+ * points); "llm", written by the configured LLM; "template", written by the built-in writer from the topic
+ * alone, which frames the topic, asks the viewer and closes, but states no facts of its own.
+ */
+export type ScriptSource = 'request' | 'material' | 'llm' | 'template';
+
+/** What every answer with `script_source: "template"` says alongside it. */
+/** A motivational quote the service composed: its pattern library's, not an LLM's, so the hint differs. */
+export const TEMPLATE_QUOTE_HINT =
+  'The built-in quote writer composed this quote from its pattern library. Send `quote` to narrate your own.';
+
+export const TEMPLATE_SCRIPT_HINT =
+  'The built-in writer wrote this script from the topic alone: it names the topic, asks the viewer and closes, ' +
+  'but states no facts, tips or figures it does not know. For a script with substance, send your own `script`, ' +
+  'or set LLM_BASE_URL, LLM_API_KEY and LLM_MODEL to any OpenAI-compatible server (a local one works too).';
+
+/** A script source with, for "template", the hint how to get a real script: a mode's estimate says this. */
+export function scriptProvenance(source: ScriptSource): { source: ScriptSource; hint?: string } {
+  return source === 'template' ? { source, hint: TEMPLATE_SCRIPT_HINT } : { source };
+}
+
+/** The same as artifact fields of a job: `script_source`, and `script_hint` for a template script. */
+export function scriptArtifacts(source: ScriptSource): { script_source: ScriptSource; script_hint?: string } {
+  return source === 'template'
+    ? { script_source: source, script_hint: TEMPLATE_SCRIPT_HINT }
+    : { script_source: source };
+}
+
+/** Before the script exists: the caller's when one is sent, else the configured LLM's, else the template's. */
+export function expectedScriptSource(sent: string | undefined, llmConfigured: boolean): ScriptSource {
+  if (sent !== undefined && sent.trim() !== '') return 'request';
+  return llmConfigured ? 'llm' : 'template';
+}
+
 export interface WrittenScript {
   script: string;
   sentences: string[];
@@ -78,6 +114,7 @@ export interface WrittenScript {
   ctaUsed: string | null;
   wordCount: number;
   writer: 'local' | 'llm';
+  source: ScriptSource;
 }
 
 export interface ScriptWriter {

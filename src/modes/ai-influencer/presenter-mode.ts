@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { expectedScriptSource, scriptProvenance } from '../../media/script/writer.ts';
 import { invalidInputError } from '../../platform/generation/parse-request.ts';
 import type { ModeDefinition, Price, ValidationServices } from '../../platform/modes/mode.ts';
 import { accountBrand } from '../shared/account-brand.ts';
@@ -237,6 +238,7 @@ export function presenterMode(deps: PresenterDeps): ModeDefinition<PresenterRequ
           max: base.max + stillRounds * 180,
         },
         durationSec: seconds,
+        script: scriptProvenance(expectedScriptSource(request.script, deps.llmConfigured ?? false)),
         warnings: [...presenterWarnings(request), ...brandKitWarnings(request)],
       };
     },

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp, { type Metadata } from 'sharp';
 import { z } from 'zod';
+import { expectedScriptSource, scriptProvenance } from '../../media/script/writer.ts';
 import { invalidInputError } from '../../platform/generation/parse-request.ts';
 import type { ModeDefinition, Price, ValidationServices } from '../../platform/modes/mode.ts';
 import { UrlRejectedError } from '../../platform/net/url-guard.ts';
@@ -133,6 +134,9 @@ export function aiVideoMode(kind: AiVideoKind, deps: AiVideoDeps): ModeDefinitio
             }
           : { min: 60, typical: 180 + seconds * 4, max: 2700 },
         durationSec: seconds,
+        ...(request.narrated
+          ? { script: scriptProvenance(expectedScriptSource(request.script, deps.llmConfigured ?? false)) }
+          : {}),
         warnings: [...aiVideoWarnings(request), ...brandKitWarnings(request)],
       };
     },

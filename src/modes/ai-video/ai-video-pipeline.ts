@@ -6,18 +6,19 @@ import { captionStyleFromRequest } from '../../media/captions/caption-presets.ts
 import { captionFontsDir } from '../../media/fonts/caption-fonts-dir.ts';
 import { findShippedFontFamily } from '../../media/fonts/font-catalogue.ts';
 import { outputSize } from '../../media/clips/reframe.ts';
-import { renderComposition } from '../../media/compose/render-composition.ts';
 import type { ComposeScene, ComposeSpec } from '../../media/compose/compose-spec.ts';
 import { extractPoster } from '../../media/ffmpeg/measure.ts';
 import { probeMedia } from '../../media/ffmpeg/probe.ts';
 import { inferNiche } from '../../media/footage/niches.ts';
 import { writeTitleAndDescription } from '../../media/script/title-description.ts';
+import { scriptArtifacts } from '../../media/script/writer.ts';
 import { toSrt } from '../../media/subtitles/srt.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { JobFailure } from '../../platform/errors.ts';
 import type { JobContext, JobOutput } from '../../platform/modes/mode.ts';
 import { AI_VIDEO_MODELS } from '../../platform/pricing/ai-video-models.ts';
 import type { Branding } from '../shared/kit-branding.ts';
+import { renderHeldToGate, videoProvenance } from '../shared/quality-stage.ts';
 import {
   downloadLogo,
   scriptStage,
@@ -27,6 +28,7 @@ import {
   type VoiceStage,
 } from '../shared/stock-engine.ts';
 import { priceOfRequest, type AiVideoRequest } from './ai-video-request.ts';
+import { shotFacts } from './shot-provenance.ts';
 import { generateHostedShots, type HostedModels } from './hosted-shots.ts';
 import { localShotScenes, planLocalShots, readyLibraryFootage } from './local-shots.ts';
 import { beatsForShots, cutShots, sentenceEnds, visualBeats } from './shot-plan.ts';
@@ -164,6 +166,7 @@ export async function runAiVideo(
   const music = await musicBed;
 
   let captions: ComposeSpec['ass'];
+  let captionFont: string | undefined;
   if (request.captions && voice) {
     const style = captionStyleFromRequest(
       {
@@ -176,6 +179,7 @@ export async function runAiVideo(
       branding.captionFont,
     );
     if (style) {
+      captionFont = style.fontFamily;
       const assPath = join(workDir, 'captions.ass');
       await writeFile(assPath, buildAss(voice.words, style, frame));
       const fontsDir = findShippedFontFamily(style.fontFamily)
@@ -193,20 +197,22 @@ export async function runAiVideo(
 
   const output = join(workDir, 'video.mp4');
   let lastReported = 0;
-  await renderComposition(
-    {
-      outputPath: output,
-      ...frame,
-      fps: 30,
-      durationSec: videoSec,
-      scenes,
-      ...(voice ? { narration: { path: voice.audioPath } } : {}),
-      ...(music ? { music: { path: music.path, bed: music.bed, volume: voice ? 0.3 : 0.6 } } : {}),
-      ...(captions ? { ass: captions } : {}),
-      ...(logoPath ? { logo: { path: logoPath } } : {}),
-      encoding: { preset: deps.renderPreset },
-    },
-    {
+  const spec: ComposeSpec = {
+    outputPath: output,
+    ...frame,
+    fps: 30,
+    durationSec: videoSec,
+    scenes,
+    ...(voice ? { narration: { path: voice.audioPath } } : {}),
+    ...(music ? { music: { path: music.path, bed: music.bed, volume: voice ? 0.3 : 0.6 } } : {}),
+    ...(captions ? { ass: captions } : {}),
+    ...(logoPath ? { logo: { path: logoPath } } : {}),
+    encoding: { preset: deps.renderPreset },
+  };
+  const { quality } = await renderHeldToGate(ctx, {
+    spec,
+    ...(voice ? { narrationWords: voice.words } : {}),
+    render: {
       signal: ctx.signal,
       onProgress: (fraction) => {
         const percent = 65 + Math.floor(fraction * 25);
@@ -216,7 +222,7 @@ export async function runAiVideo(
         }
       },
     },
-  );
+  });
   await ctx.progress('poster', 92, 'Making the poster image.');
   const poster = join(workDir, 'poster.jpg');
   const [probed, finished] = await Promise.all([
@@ -226,6 +232,22 @@ export async function runAiVideo(
     extractPoster(output, poster, Math.min(1.5, videoSec / 3)),
   ]);
   shots = finished;
+  const provenance = await videoProvenance(ctx, {
+    spec,
+    scenes: await shotFacts(
+      deps.library,
+      shots,
+      scenes.map((scene) => scene.path),
+    ),
+    ...(music ? { music } : {}),
+    ...(voice ? { voiceId: voice.voiceId } : {}),
+    words: voice?.words ?? [],
+    ...(captions && captionFont ? { captionFont } : {}),
+    captionBox: quality.checks.safe_zone.caption_box,
+    ...(logoPath && logoPath !== branding.logoPath && branding.brand?.logo_url
+      ? { logoUrl: branding.brand.logo_url }
+      : {}),
+  });
   if (!probed.video || probed.durationSec <= 0)
     throw new JobFailure({
       code: 'RENDER_FAILED',
@@ -252,6 +274,7 @@ export async function runAiVideo(
   const files: JobOutput['files'] = [
     { role: 'video', path: output, contentType: 'video/mp4', name: 'video.mp4' },
     { role: 'thumbnail', path: poster, contentType: 'image/jpeg', name: 'poster.jpg' },
+    provenance.file,
   ];
   if (voice) {
     const srt = join(workDir, 'captions.srt');
@@ -264,6 +287,7 @@ export async function runAiVideo(
       description: copy.description,
       hashtags: copy.hashtags,
       script: script?.script ?? null,
+      ...(script ? scriptArtifacts(script.source) : {}),
       durationSec: Math.round(probed.durationSec * 100) / 100,
       model: request.model,
       tier: request.tier,
@@ -287,6 +311,8 @@ export async function runAiVideo(
         : {}),
       ...(music ? { music: { id: music.id, title: music.title } } : {}),
       brand: branding.source,
+      quality,
+      provenance: provenance.manifest,
     },
     files,
   };

@@ -125,6 +125,7 @@ export async function planLocalShots(
     });
   }
   const byId = new Map(clips.map((clip) => [clip.id, clip]));
+  await library.localize([...new Set(selection.shots.map((s) => byId.get(s.clipId)!))], ctx.signal);
   await library.markUsed([...new Set(selection.shots.map((s) => s.clipId))]);
   return input.cuts.map((_, index) => {
     const shot = selection.shots.find((s) => s.sceneIndex === index) ?? selection.shots[index]!;

@@ -2,6 +2,7 @@ import type { ModeDefinition, Price } from '../../platform/modes/mode.ts';
 import { invalidInputError } from '../../platform/generation/parse-request.ts';
 import { unitPrice } from '../../platform/pricing/price-table.ts';
 import { runStockEngine, type StockEngineDeps } from '../shared/stock-engine.ts';
+import { expectedScriptSource, scriptProvenance, type ScriptSource } from '../../media/script/writer.ts';
 import { validateStockInput } from '../shared/stock-validation.ts';
 import { accountBrand } from '../shared/account-brand.ts';
 import { brandKitHeaders, brandKitWarnings } from '../shared/brand-kit-selection.ts';
@@ -41,6 +42,13 @@ export function articleSource(r: ArticleRequest): ArticleSource | undefined {
   if (narration) return { kind: 'article', narration };
   const topic = r.article_title ?? (r.article_url ? topicFromUrl(r.article_url) : undefined);
   return topic ? { kind: 'written', topic } : undefined;
+}
+
+/** The article's own sentences are material; a title or a URL's words alone are a topic the writer writes on. */
+function articleScriptSource(source: ArticleSource | undefined, llmConfigured: boolean): ScriptSource {
+  if (source?.kind === 'article') return 'material';
+  if (source?.kind === 'script') return 'request';
+  return expectedScriptSource(undefined, llmConfigured);
 }
 
 function articlePrice(): Price {
@@ -174,6 +182,7 @@ export function articleMode(
     estimate: (request) => ({
       renderSeconds: stockRenderEstimate(request.duration_sec),
       durationSec: request.duration_sec,
+      script: scriptProvenance(articleScriptSource(articleSource(request), deps.llmConfigured)),
       warnings: [
         ...sourceWarnings(request, articleSource(request)),
         ...(request.asset_urls.length > 0 ? [] : nicheWarnings(request.clip_type)),
@@ -202,7 +211,7 @@ export function articleMode(
           brief,
           ...(source.kind === 'written'
             ? { topic: source.topic, cta: r.cta_text, includeHook: r.include_hook }
-            : { script }),
+            : { script, scriptSource: source.kind === 'article' ? 'material' : 'request' }),
           contentPurpose: r.content_purpose,
           contentStyle: r.content_style,
           durationSec: r.duration_sec,

@@ -36,6 +36,7 @@ function clip(index: number, viralScore: number, startSec: number): RenderedClip
     width: 1080,
     height: 1920,
     framing: { mode: 'fit', reason: 'no motion to follow' },
+    reframe: { method: 'fit', fallbackReason: 'no faces found' },
   };
 }
 
@@ -58,6 +59,7 @@ void describe('clip job output', () => {
         [2, 'Moment 0', 40],
       ],
     );
+    assert.deepEqual(clips[0]!.reframe, { method: 'fit', fallbackReason: 'no faces found' });
     assert.deepEqual(
       out.files.map((f) => [f.role, f.index, f.path, f.contentType, f.name]),
       [

@@ -78,6 +78,7 @@ export function clipJobOutput(input: ClipOutputInput): JobOutput {
       width: clip.width,
       height: clip.height,
       framing: clip.framing.mode,
+      reframe: clip.reframe,
     };
   });
 

@@ -2,6 +2,7 @@ import type { ModeDefinition, Price } from '../../platform/modes/mode.ts';
 import { invalidInputError } from '../../platform/generation/parse-request.ts';
 import { UrlRejectedError } from '../../platform/net/url-guard.ts';
 import { unitPrice } from '../../platform/pricing/price-table.ts';
+import { expectedScriptSource, scriptProvenance } from '../../media/script/writer.ts';
 import { runStockEngine, type StockEngineDeps } from '../shared/stock-engine.ts';
 import { validateStockInput } from '../shared/stock-validation.ts';
 import { engineRequestOf } from '../shared/stock-fields.ts';
@@ -97,6 +98,7 @@ export function magicMode(deps: StockEngineDeps & { llmConfigured: boolean }): M
     estimate: (request) => ({
       renderSeconds: stockRenderEstimate(request.duration_sec),
       durationSec: request.duration_sec,
+      script: scriptProvenance(expectedScriptSource(request.script, deps.llmConfigured)),
       warnings: [
         ...(request.aspect_ratio !== '9:16'
           ? [

@@ -2,6 +2,7 @@ import type { ModeDefinition, Price } from '../../platform/modes/mode.ts';
 import { invalidInputError } from '../../platform/generation/parse-request.ts';
 import { unitPrice } from '../../platform/pricing/price-table.ts';
 import { countWords, estimateSeconds } from '../../media/script/budget.ts';
+import { TEMPLATE_QUOTE_HINT } from '../../media/script/writer.ts';
 import { runStockEngine, type StockEngineDeps } from '../shared/stock-engine.ts';
 import { validateStockInput } from '../shared/stock-validation.ts';
 import { nicheWarnings, stockRenderEstimate } from '../stock/stock-mode.ts';
@@ -88,6 +89,9 @@ export function motivationalMode(
       return {
         renderSeconds: stockRenderEstimate(expectedSeconds(request)),
         durationSec: expectedSeconds(request),
+        script: request.quote
+          ? { source: 'request' as const }
+          : { source: 'template' as const, hint: TEMPLATE_QUOTE_HINT },
         warnings: [
           ...(request.quote
             ? []
@@ -113,6 +117,7 @@ export function motivationalMode(
         {
           brief: narration.quote,
           script: narration.script,
+          scriptSource: narration.quoteSource === 'sent' ? 'request' : 'template',
           contentStyle: 'inspirational',
           durationSec: MIN_VIDEO_SEC,
           voiceSpeed: 1,
@@ -136,6 +141,7 @@ export function motivationalMode(
           ...output.artifacts,
           quote: narration.quote,
           quoteSource: narration.quoteSource,
+          ...(narration.quoteSource === 'written' ? { script_hint: TEMPLATE_QUOTE_HINT } : {}),
           ...(narration.hook ? { hook: narration.hook } : {}),
           ...(narration.theme ? { theme: narration.theme } : {}),
         },

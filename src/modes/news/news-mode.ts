@@ -9,6 +9,7 @@ import { unitPrice } from '../../platform/pricing/price-table.ts';
 import { isNiche, type Niche } from '../../media/footage/niches.ts';
 import type { StoryFinder } from '../../signals/stories/story-finder.ts';
 import { scriptBudget } from '../../media/script/budget.ts';
+import { scriptProvenance } from '../../media/script/writer.ts';
 import type { Narrator } from '../../media/voice/narrator.ts';
 import { resolveVoice, VoiceUnavailableError } from '../../media/voice/voice-catalogue.ts';
 import { captionStyleSchema } from '../shared/field-schemas.ts';
@@ -156,6 +157,7 @@ export function newsMode(deps: NewsModeDeps): ModeDefinition<NewsRequest> {
       return {
         renderSeconds: stockRenderEstimate(seconds),
         durationSec: seconds,
+        script: scriptProvenance('material'),
         warnings: [
           ...(request.sourceUrl
             ? [
@@ -213,6 +215,7 @@ export function newsMode(deps: NewsModeDeps): ModeDefinition<NewsRequest> {
           ...common,
           brief: article.title ?? narration.sentences[0] ?? siteName,
           script: narration.script,
+          scriptSource: 'material',
           language: readingLanguage(r.voiceId, article.language),
         };
         news = {
@@ -236,6 +239,7 @@ export function newsMode(deps: NewsModeDeps): ModeDefinition<NewsRequest> {
           ...common,
           brief: narration.stories[0]!.headline,
           script: narration.script,
+          scriptSource: 'material',
           language: readingLanguage(r.voiceId, read[0]!.articles[0]!.language),
         };
         news = {

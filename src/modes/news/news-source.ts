@@ -136,5 +136,5 @@ export async function downloadMusicBed(ctx: JobContext<unknown>, url: string): P
       retryable: false,
     });
   }
-  return { id: 'backgroundMusicUrl', title: 'Your background music', path };
+  return { id: 'backgroundMusicUrl', title: 'Your background music', path, sourceUrl: url };
 }

@@ -1,6 +1,6 @@
 // Enumerations of spec 1 §2.8, shared by every stock-engine mode.
 
-// The script writer owns the purposes and styles its narrative patterns are written for.
+// The script writer owns the purposes and styles it writes for.
 import { CONTENT_PURPOSES, CONTENT_STYLES } from '../../media/script/writer.ts';
 
 export { CONTENT_PURPOSES, CONTENT_STYLES };

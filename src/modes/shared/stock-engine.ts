@@ -9,7 +9,6 @@ import { captionStyleFromRequest } from '../../media/captions/caption-presets.ts
 import { captionFontsDir } from '../../media/fonts/caption-fonts-dir.ts';
 import { findShippedFontFamily } from '../../media/fonts/font-catalogue.ts';
 import { outputSize, type AspectRatio } from '../../media/clips/reframe.ts';
-import { renderComposition } from '../../media/compose/render-composition.ts';
 import type { ComposeScene, ComposeSpec } from '../../media/compose/compose-spec.ts';
 import { extractPoster } from '../../media/ffmpeg/measure.ts';
 import { probeMedia } from '../../media/ffmpeg/probe.ts';
@@ -27,8 +26,10 @@ import { splitSentences } from '../../media/script/sentences.ts';
 import { writeTitleAndDescription } from '../../media/script/title-description.ts';
 import type { ScriptBrandContext } from '../../media/script/brand-context.ts';
 import {
+  scriptArtifacts,
   ScriptPolicyError,
   type ScriptInput,
+  type ScriptSource,
   type ScriptWriter,
   type WrittenScript,
 } from '../../media/script/writer.ts';
@@ -39,6 +40,8 @@ import type { Narrator } from '../../media/voice/narrator.ts';
 import type { Brand, CaptionStyle, MusicOptions, ProgressBar } from './field-schemas.ts';
 import type { ContentPurpose, ContentStyle } from './enums.ts';
 import { renderGapWarning } from './footage-match-warnings.ts';
+import { renderHeldToGate, stockProvenance } from './quality-stage.ts';
+import { keepForRevision, sceneTimeline } from '../revise/scene-cache.ts';
 
 // The stock engine shared by generate-and-post, Magic, motivational, article-to-video and news:
 // script → voice → footage → music → captions → brand → one compose → poster. Each stage writes its result
@@ -51,6 +54,8 @@ export interface StockEngineRequest {
   topic?: string;
   /** Narrated word for word when set. */
   script?: string;
+  /** Where a set `script` came from (docs/scripts.md): the caller's ("request", the default) unless a mode says. */
+  scriptSource?: ScriptSource;
   contentPurpose?: ContentPurpose;
   /** Absent: the writer takes the brand kit's tone, else the brand's, else professional. */
   contentStyle?: ContentStyle;
@@ -91,9 +96,12 @@ export interface StockEngineDeps {
   narrator: Narrator;
   writer: ScriptWriter;
   renderPreset: string;
+  /** Whether `writer` is the configured LLM: estimates say `script_source: "llm"` rather than "template". */
+  llmConfigured?: boolean;
 }
 
 const TAIL_SEC = 0.8;
+const FPS = 30;
 const MAX_VIDEO_SEC = 120;
 const WATERMARK = 'Made with Reelsmith';
 const FONTS_DIR = '/usr/share/fonts/truetype';
@@ -139,6 +147,7 @@ export interface ScriptStage {
   description: string;
   hashtags: string[];
   writer: string;
+  source: ScriptSource;
 }
 
 export interface VoiceStage {
@@ -189,6 +198,7 @@ export async function runStockEngine(
     const target = request.script
       ? Math.min(longest, Math.max(request.durationSec - TAIL_SEC, speechSec))
       : Math.min(longest, request.durationSec - TAIL_SEC);
+    // The video lasts what was asked and priced; a short template script leaves footage and music after it.
     return {
       targetSec: target,
       videoSec: (narrationSec) =>
@@ -203,16 +213,14 @@ export async function runStockEngine(
     ? (request.musicBed ?? (await deps.library.musicFor(footage.niche, ctx.job.id, signal)))
     : undefined;
 
-  const captionStyle = captionStyleFromRequest(
-    {
-      style: request.captionStyle.preset,
-      text_color: request.captionStyle.text_color,
-      highlight_color: highlightColor(request),
-      position: request.captionStyle.position,
-      font_size: request.captionStyle.font_size,
-    },
-    request.captionFont,
-  );
+  const captionRequest = {
+    style: request.captionStyle.preset,
+    text_color: request.captionStyle.text_color,
+    highlight_color: highlightColor(request),
+    position: request.captionStyle.position,
+    font_size: request.captionStyle.font_size,
+  };
+  const captionStyle = captionStyleFromRequest(captionRequest, request.captionFont);
   let captions: ComposeSpec['ass'];
   if (captionStyle) {
     const assPath = join(workDir, 'captions.ass');
@@ -228,12 +236,19 @@ export async function runStockEngine(
     (request.brand?.logo_url ? await downloadLogo(ctx, request.brand.logo_url) : undefined);
 
   const output = join(workDir, 'video.mp4');
+  // Sentences start on whole frames and closed GOPs, so a revision can reuse each scene's segment as it is.
+  const timeline = sceneTimeline(
+    sentenceScenes(script.sentences, voice.words, voice.videoSec),
+    footage.scenes,
+    voice.videoSec,
+    FPS,
+  );
   const spec: ComposeSpec = {
     outputPath: output,
     ...frame,
-    fps: 30,
-    durationSec: voice.videoSec,
-    scenes: footage.scenes,
+    fps: FPS,
+    durationSec: timeline.durationSec,
+    scenes: timeline.pieces,
     narration: { path: voice.audioPath },
     ...(music ? { music: { path: music.path, bed: music.bed, volume: request.music.volume } } : {}),
     ...(captions ? { ass: captions } : {}),
@@ -248,18 +263,35 @@ export async function runStockEngine(
           },
         }
       : {}),
-    encoding: { preset: deps.renderPreset },
+    encoding: { preset: deps.renderPreset, keyframeFrames: timeline.keyframeFrames },
   };
   let lastReported = 0;
-  await renderComposition(spec, {
-    signal,
-    onProgress: (fraction) => {
-      const percent = 45 + Math.floor(fraction * 45);
-      if (percent >= lastReported + 5) {
-        lastReported = percent;
-        void ctx.progress('compose', percent, 'Rendering the video.');
-      }
+  const { quality } = await renderHeldToGate(ctx, {
+    spec,
+    narrationWords: voice.words,
+    context: { requestedSec: request.durationSec },
+    render: {
+      signal,
+      onProgress: (fraction) => {
+        const percent = 45 + Math.floor(fraction * 45);
+        if (percent >= lastReported + 5) {
+          lastReported = percent;
+          void ctx.progress('compose', percent, 'Rendering the video.');
+        }
+      },
     },
+  });
+  const provenance = await stockProvenance(ctx, {
+    spec,
+    library: deps.library,
+    clipIds: footage.shots.map((s) => s.clipId),
+    assetUrls: request.assetUrls,
+    ...(music ? { music } : {}),
+    voiceId: voice.voiceId,
+    words: voice.words,
+    ...(captionStyle ? { captionFont: captionStyle.fontFamily } : {}),
+    captionBox: quality.checks.safe_zone.caption_box,
+    ...(!request.logoPath && request.brand?.logo_url ? { logoUrl: request.brand.logo_url } : {}),
   });
   await ctx.progress('poster', 92, 'Making the poster image.');
   const poster = join(workDir, 'poster.jpg');
@@ -269,23 +301,46 @@ export async function runStockEngine(
   await writeFile(srt, toSrt(voice.words));
 
   const hashtags = script.hashtags;
-  return {
-    artifacts: {
-      title: script.title,
-      description: script.description,
-      hashtags,
-      script: script.script,
-      durationSec: Math.round(probed.durationSec * 100) / 100,
-      clipType: footage.niche,
+  const artifacts = {
+    title: script.title,
+    description: script.description,
+    hashtags,
+    script: script.script,
+    ...scriptArtifacts(script.source),
+    durationSec: Math.round(probed.durationSec * 100) / 100,
+    clipType: footage.niche,
+    voiceId: voice.voiceId,
+    narration: { tempo: voice.tempo, timing: voice.timingSource, writer: script.writer },
+    footage: { niche_reason: footage.nicheReason, shots: footage.shots, warnings: footage.warnings },
+    ...(music ? { music: { id: music.id, title: music.title } } : {}),
+  };
+  await keepForRevision(ctx, {
+    spec,
+    timeline,
+    fps: FPS,
+    shots: footage.shots,
+    words: voice.words,
+    narrationPath: voice.audioPath,
+    voice: {
       voiceId: voice.voiceId,
-      narration: { tempo: voice.tempo, timing: voice.timingSource, writer: script.writer },
-      footage: { niche_reason: footage.nicheReason, shots: footage.shots, warnings: footage.warnings },
-      ...(music ? { music: { id: music.id, title: music.title } } : {}),
+      language: request.language,
+      speed: request.voiceSpeed,
+      ...(request.voiceGender ? { gender: request.voiceGender } : {}),
+      tempo: voice.tempo,
     },
+    captions: { request: captionRequest, ...(request.captionFont ? { font: request.captionFont } : {}) },
+    music: { ...request.music, ...(music ? { file: music } : {}) },
+    niche: footage.niche,
+    renderPreset: deps.renderPreset,
+    artifacts,
+  });
+  return {
+    artifacts: { ...artifacts, quality, provenance: provenance.manifest },
     files: [
       { role: 'video', path: output, contentType: 'video/mp4', name: 'video.mp4' },
       { role: 'thumbnail', path: poster, contentType: 'image/jpeg', name: 'poster.jpg' },
       { role: 'subtitle', path: srt, contentType: 'application/x-subrip', name: 'captions.srt' },
+      provenance.file,
       ...(captions
         ? [
             {
@@ -355,6 +410,7 @@ export async function footageStage(
       });
     }
     const paths = new Map(clips.map((c) => [c.id, c]));
+    await deps.library.localize([...new Set(selection.shots.map((s) => paths.get(s.clipId)!))], ctx.signal);
     const composeScenes: ComposeScene[] = [];
     for (const shot of selection.shots) {
       const clip = paths.get(shot.clipId)!;
@@ -395,6 +451,7 @@ export type NarrationFields = Pick<
   | 'prompt'
   | 'topic'
   | 'script'
+  | 'scriptSource'
   | 'contentPurpose'
   | 'contentStyle'
   | 'durationSec'
@@ -437,6 +494,7 @@ export async function scriptStage(
         sentences: splitSentences(request.script, request.language),
         ...copy,
         writer: 'sent',
+        source: request.scriptSource ?? 'request',
       };
     }
     const written = await writeScript(deps.writer, {
@@ -468,6 +526,7 @@ export async function scriptStage(
       description: written.description,
       hashtags: written.hashtags,
       writer: written.writer,
+      source: written.source,
     };
   });
 }

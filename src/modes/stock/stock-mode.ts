@@ -10,6 +10,7 @@ import {
   type FootageMatchFields,
 } from '../shared/footage-match-warnings.ts';
 import { resolveKitForBrief, videoBranding, videoLanguage } from '../shared/kit-branding.ts';
+import { expectedScriptSource, scriptProvenance } from '../../media/script/writer.ts';
 import { runStockEngine, type StockEngineDeps } from '../shared/stock-engine.ts';
 import { engineRequestOf } from '../shared/stock-fields.ts';
 import { validateStockInput } from '../shared/stock-validation.ts';
@@ -111,6 +112,7 @@ export function stockMode(deps: StockEngineDeps & { llmConfigured: boolean }): M
     estimate: (request) => ({
       renderSeconds: stockRenderEstimate(request.duration_sec),
       durationSec: request.duration_sec,
+      script: scriptProvenance(expectedScriptSource(request.script, deps.llmConfigured)),
       warnings: [
         ...(request.asset_urls.length > 0 ? [] : nicheWarnings(request.clip_type)),
         ...(request.script

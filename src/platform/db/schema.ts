@@ -51,6 +51,8 @@ export interface JobsTable {
   video_id: string;
   webhook_url: string | null;
   private_delivery: Generated<boolean>;
+  /** 'private' or 'public' (spec 1 §4.2 `listing`; docs/studio.md). */
+  listing: Generated<'private' | 'public'>;
   agent_run_id: string | null;
   batch_id: string | null;
   deadline_at: Timestamp;
@@ -59,6 +61,8 @@ export interface JobsTable {
   started_at: Timestamp | null;
   finished_at: Timestamp | null;
   lease_expires_at: Timestamp | null;
+  /** When MEDIA_RETENTION_DAYS deleted the job's files (migrations/0018_media_retention.sql). */
+  media_deleted_at: Timestamp | null;
 }
 
 export interface JobEventsTable {

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runFfmpeg } from '../../media/ffmpeg/runner.ts';
@@ -17,15 +16,21 @@ const pending = new WeakMap<MediaStore, Promise<StoredFile[]>>();
 export function sandboxExampleFiles(store: MediaStore, workDir: string): Promise<StoredFile[]> {
   const cached = pending.get(store);
   // The files may have been removed from the store since (retention): then make them again.
-  if (cached && existsSync(store.localPath(VIDEO_KEY)!) && existsSync(store.localPath(POSTER_KEY)!))
-    return cached;
+  if (cached) return cached.then(async (files) => ((await stored(store)) ? files : remake(store, workDir)));
+  return remake(store, workDir);
+}
+
+async function stored(store: MediaStore): Promise<boolean> {
+  return (await store.exists(VIDEO_KEY)) && (await store.exists(POSTER_KEY));
+}
+
+function remake(store: MediaStore, workDir: string): Promise<StoredFile[]> {
   const making = (async () => {
     const files: StoredFile[] = [
       { role: 'video', key: VIDEO_KEY, contentType: 'video/mp4' },
       { role: 'thumbnail', key: POSTER_KEY, contentType: 'image/jpeg' },
     ];
-    const videoPath = store.localPath(VIDEO_KEY)!;
-    if (existsSync(videoPath) && existsSync(store.localPath(POSTER_KEY)!)) return files;
+    if (await stored(store)) return files;
     await mkdir(workDir, { recursive: true });
     const video = join(workDir, 'sandbox-example.mp4');
     const poster = join(workDir, 'sandbox-example.jpg');

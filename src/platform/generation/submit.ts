@@ -15,10 +15,11 @@ import { jobLifetimeSeconds } from '../jobs/job-lifetime.ts';
 import { websocketUrl } from '../jobs/stream-token.ts';
 import { jobWorkDir, newStagingDir } from '../jobs/work-dirs.ts';
 import { charge } from '../ledger/ledger.ts';
-import type { ModeDefinition, Price, ValidationServices } from '../modes/mode.ts';
+import type { ModeDefinition, Price, RequestEstimate, ValidationServices } from '../modes/mode.ts';
 import type { UrlGuard } from '../net/url-guard.ts';
 import { displayUsd } from '../pricing/price-table.ts';
 import type { MediaStore } from '../storage/media-store.ts';
+import { handOffWorkFolders } from '../storage/work-handoff.ts';
 import { isDryRun, parseGenerateRequest, type ParsedGenerateRequest } from './parse-request.ts';
 import { sandboxExampleFiles } from './sandbox-example.ts';
 
@@ -88,6 +89,13 @@ export function errorAnswer(error: ApiError, requestId: string): Answer {
   };
 }
 
+/** `script_source` and `script_hint` of a narrating mode's dry run and receipt. */
+function scriptFields(estimate: RequestEstimate): Record<string, string> {
+  if (!estimate.script) return {};
+  const { source, hint } = estimate.script;
+  return { script_source: source, ...(hint ? { script_hint: hint } : {}) };
+}
+
 /** Spec 1 §2.5. */
 function dryRunAnswer(
   mode: ModeDefinition,
@@ -110,6 +118,7 @@ function dryRunAnswer(
     price: { usd_cents: price.usdCents, display: displayUsd(price.usdCents), breakdown: price.breakdown },
     ...(estimate.durationSec !== undefined ? { estimated_duration_sec: estimate.durationSec } : {}),
     estimated_render_seconds: estimate.renderSeconds,
+    ...scriptFields(estimate),
     warnings: [...parsed.warnings, ...(estimate.warnings ?? [])],
     charged: false,
   };
@@ -249,6 +258,7 @@ export class GenerationService {
       price_usd_cents: totalCents,
       websocket_url: websocketUrl(config.publicBaseUrl, streamSecret, jobId),
       estimated_render_seconds: first.estimate.renderSeconds,
+      ...scriptFields(first.estimate),
       ...(options.privateDelivery
         ? { delivery: { visibility: 'private', link_ttl_seconds: LINK_TTL_SECONDS } }
         : {}),
@@ -283,8 +293,13 @@ export class GenerationService {
     const workDirs = jobs.map((job) => jobWorkDir(config, job.id));
     const staged = await adoptStaged(stagingDir, workDirs[0]!);
     try {
-      if (staged)
+      if (staged) {
         for (const workDir of workDirs.slice(1)) await cp(workDirs[0]!, workDir, { recursive: true });
+        await handOffWorkFolders(
+          this.deps.store,
+          jobs.map((job, i) => ({ jobId: job.id, workDir: workDirs[i]! })),
+        );
+      }
       await db.transaction().execute(async (tx) => {
         for (const job of jobs) {
           await insertJob(tx, {
@@ -302,6 +317,7 @@ export class GenerationService {
             video_id: job.videoId,
             webhook_url: options.webhookUrl,
             private_delivery: options.privateDelivery,
+            listing: options.listing,
             agent_run_id: options.agentRunId,
             batch_id: input.batchId ?? null,
             deadline_at: new Date(

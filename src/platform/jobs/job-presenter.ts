@@ -27,8 +27,10 @@ function byIndex(a: StoredFile, b: StoredFile): number {
 export function presentArtifacts(job: JobRow, store: MediaStore, now = new Date()): Record<string, unknown> {
   const stored = (job.artifacts ?? {}) as StoredArtifacts;
   const { files = [], clips, ...rest } = stored;
+  // Files the retention policy deleted keep their place in the record with a null link and the reason.
+  const expired = job.media_deleted_at && files.length > 0;
   const link = (file: StoredFile | undefined) =>
-    file ? store.sign(file.key, LINK_TTL_SECONDS, now).url : undefined;
+    file ? (expired ? null : store.sign(file.key, LINK_TTL_SECONDS, now).url) : undefined;
   const videos = files.filter((f) => f.role === 'video');
   const clipFiles = files.filter((f) => f.role === 'clip').sort(byIndex);
   const out: Record<string, unknown> = { videoId: job.video_id, ...rest };
@@ -47,8 +49,11 @@ export function presentArtifacts(job: JobRow, store: MediaStore, now = new Date(
     }));
   }
   const downloads = files.filter(
-    (f) => f.role === 'subtitle' || f.role === 'transcript' || f.role === 'audio',
+    (f) => f.role === 'subtitle' || f.role === 'transcript' || f.role === 'audio' || f.role === 'manifest',
   );
+  const manifest = files.find((f) => f.role === 'manifest');
+  if (manifest && rest.provenance && typeof rest.provenance === 'object')
+    out.provenance = { ...rest.provenance, url: link(manifest) };
   if (downloads.length > 0) {
     out.output_files = downloads.map((f) => {
       const name = f.name ?? f.key.split('/').pop() ?? f.key;
@@ -56,7 +61,14 @@ export function presentArtifacts(job: JobRow, store: MediaStore, now = new Date(
       return { name, format: extname(name).slice(1), content_type: f.contentType, url: link(f) };
     });
   }
-  if (job.private_delivery && files.length > 0) {
+  if (expired) {
+    out.media_expired = {
+      code: 'MEDIA_EXPIRED',
+      expired_at: new Date(job.media_deleted_at!).toISOString(),
+      message:
+        "The files were deleted by the server's media retention policy (MEDIA_RETENTION_DAYS); links are null.",
+    };
+  } else if (job.private_delivery && files.length > 0) {
     out.delivery = {
       visibility: 'private',
       expires_at: new Date(Math.floor(now.getTime() / 1000) * 1000 + LINK_TTL_SECONDS * 1000).toISOString(),
@@ -95,6 +107,7 @@ export function presentJob(
     video_id: job.video_id,
     price_usd_cents: job.price_cents,
     sandbox: job.sandbox,
+    listing: job.listing,
     ...(job.agent_run_id ? { agent_run_id: job.agent_run_id } : {}),
     ...(job.private_delivery
       ? { delivery: { visibility: 'private', link_ttl_seconds: LINK_TTL_SECONDS } }

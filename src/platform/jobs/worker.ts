@@ -7,9 +7,11 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { JobFailure, type JobError } from '../errors.ts';
+import { isDiskFull, type DiskGuard } from '../health/disk-space.ts';
 import type { JobContext, ModeRegistry, PipelineServices } from '../modes/mode.ts';
 import type { UrlGuard } from '../net/url-guard.ts';
 import type { MediaStore } from '../storage/media-store.ts';
+import { dropHandoff, receiveWorkFolder } from '../storage/work-handoff.ts';
 import { JOB_STOP_CHANNEL, type JobLifecycle } from './job-lifecycle.ts';
 import type { StoredFile } from './job-presenter.ts';
 import { isFinal, type JobStatus } from './job-status.ts';
@@ -38,6 +40,8 @@ export interface WorkerDeps {
   log: Logger;
   /** Told when a job starts and ends rendering, so background work can step aside. */
   renders?: RenderActivity;
+  /** Heavy jobs wait while it reports too little free disk (MIN_FREE_DISK_MB). */
+  disk?: DiskGuard;
 }
 
 type AbortReason = 'cancelled' | 'timeout' | 'shutdown';
@@ -51,6 +55,16 @@ const PROCESS_TIMEOUT: JobError = {
 
 /** How long a heavy job waits before looking again for a free render slot of its account. */
 const RENDER_SLOT_RETRY_SECONDS = 5;
+/** How long a heavy job waits before looking again for free disk space. */
+const DISK_RETRY_SECONDS = 15;
+
+const DISK_FULL: JobError = {
+  code: 'DISK_FULL',
+  category: 'internal',
+  message:
+    'The server ran out of disk space while rendering; nothing was delivered and the charge was refunded. Retry later.',
+  retryable: true,
+};
 
 function asJobError(error: unknown): JobError {
   if (error instanceof JobFailure) return error.jobError;
@@ -141,7 +155,10 @@ export class GenerationWorker {
    * Leases the job unless its account already has its maximum of heavy renders running. A job another worker
    * holds with a live lease is left alone (a redelivered queue message must not start a second render).
    */
-  private async lease(jobId: string): Promise<'leased' | 'busy' | 'gone' | 'overdue'> {
+  private async lease(
+    jobId: string,
+    diskRoom: boolean,
+  ): Promise<'leased' | 'busy' | 'no_disk' | 'gone' | 'overdue'> {
     const { db, config } = this.deps;
     return db.transaction().execute(async (tx) => {
       const job = await tx
@@ -155,6 +172,22 @@ export class GenerationWorker {
       if (job.status !== 'queued' && job.lease_expires_at && new Date(job.lease_expires_at).getTime() > now)
         return 'gone';
       if (new Date(job.deadline_at).getTime() <= now) return 'overdue';
+      if (job.heavy && job.status === 'queued' && !diskRoom) {
+        const last = await tx
+          .selectFrom('job_events')
+          .select('stage')
+          .where('job_id', '=', jobId)
+          .orderBy('id', 'desc')
+          .executeTakeFirst();
+        if (last?.stage !== 'waiting_for_disk')
+          await addJobEvent(tx, jobId, {
+            status: 'queued',
+            stage: 'waiting_for_disk',
+            message: 'Waiting for free disk space on the render servers (see GET /api/v1/ready).',
+            percent: 0,
+          });
+        return 'no_disk';
+      }
       if (job.heavy && job.status === 'queued') {
         // Serializes the slot check per account across every worker process.
         await sql`SELECT pg_advisory_xact_lock(hashtext(${`render-slots:${job.account_id}`}))`.execute(tx);
@@ -182,7 +215,8 @@ export class GenerationWorker {
     const log = this.deps.log.child({ jobId });
     if (!this.accepting) throw new Error('worker is shutting down');
 
-    const leaseOutcome = await this.lease(jobId);
+    const diskRoom = (await this.deps.disk?.hasRoom()) ?? true;
+    const leaseOutcome = await this.lease(jobId, diskRoom);
     if (leaseOutcome === 'gone') return;
     if (leaseOutcome === 'overdue') {
       await lifecycle.fail(jobId, PROCESS_TIMEOUT);
@@ -190,6 +224,11 @@ export class GenerationWorker {
     }
     if (leaseOutcome === 'busy') {
       await queue.enqueueGeneration(db, jobId, RENDER_SLOT_RETRY_SECONDS);
+      return;
+    }
+    if (leaseOutcome === 'no_disk') {
+      log.warn('too little free disk to start a heavy job; it waits');
+      await queue.enqueueGeneration(db, jobId, DISK_RETRY_SECONDS);
       return;
     }
     const job = (await findJob(db, jobId))!;
@@ -214,6 +253,7 @@ export class GenerationWorker {
     let keepWorkDir = false;
     try {
       await mkdir(workDir, { recursive: true });
+      await receiveWorkFolder(store, jobId, workDir, controller.signal);
       await transitionJob(db, jobId, 'running', {}, { stage: 'running', message: 'Generating.', percent: 1 });
       const context: JobContext<unknown> = {
         job: {
@@ -269,6 +309,9 @@ export class GenerationWorker {
         ? { cents: output.refundCents, reason: output.refundReason ?? 'undelivered_items' }
         : undefined;
       await lifecycle.complete(jobId, { ...output.artifacts, files }, refund);
+      await dropHandoff(store, jobId).catch((error: unknown) =>
+        log.warn({ err: error }, 'the files handed to the worker were not deleted from the store'),
+      );
       log.info({ files: files.length }, 'job completed');
     } catch (error) {
       keepWorkDir = true;
@@ -316,6 +359,14 @@ export class GenerationWorker {
       await this.deps.queue.enqueueGeneration(db, jobId);
       return;
     }
+    if (isDiskFull(error)) {
+      // Fails at once (a retry here would meet the same full disk) and leaves nothing half-written: the caller
+      // deletes the work folder, and any file already stored is deleted here.
+      log.error({ err: error }, 'the disk filled up during the job');
+      await this.deps.store.remove(`jobs/${jobId}`);
+      await lifecycle.fail(jobId, DISK_FULL);
+      return;
+    }
     const jobError = asJobError(error);
     if (!jobError.retryable) {
       await lifecycle.fail(jobId, jobError);
@@ -354,6 +405,9 @@ export class GenerationWorker {
       },
       'dead_lettered',
     );
+    // The last attempt kept its work folder for a retry that will not come; a half-stored upload goes too.
+    await rm(jobWorkDir(this.deps.config, job.id), { recursive: true, force: true });
+    await this.deps.store.remove(`jobs/${job.id}`);
   }
 
   /** Periodic upkeep shared by every worker process: overdue jobs and attempts of dead workers. */

@@ -37,6 +37,11 @@ export interface RequestEstimate {
   renderSeconds: RenderEstimate;
   durationSec?: number;
   warnings?: string[];
+  /**
+   * Where a narrating mode's script will come from (docs/scripts.md), shown as `script_source` (and, for a
+   * "template" script, `script_hint`: how to get a real one) by dry runs and receipts.
+   */
+  script?: { source: 'request' | 'material' | 'llm' | 'template'; hint?: string };
 }
 
 /** What the platform hands a pipeline: the job, its request, a work folder, progress reporting and services. */
@@ -84,7 +89,8 @@ export interface ValidationServices extends PipelineServices {
 
 /** A file the pipeline produced; the platform stores it and links it from the artifacts. */
 export interface OutputFile {
-  role: 'video' | 'thumbnail' | 'clip' | 'clip_thumbnail' | 'subtitle' | 'transcript' | 'audio';
+  /** `manifest`: the video's provenance.json (artifacts.provenance.url links it). */
+  role: 'video' | 'thumbnail' | 'clip' | 'clip_thumbnail' | 'subtitle' | 'transcript' | 'audio' | 'manifest';
   path: string;
   contentType: string;
   /** For clips: position in artifacts.clips. */

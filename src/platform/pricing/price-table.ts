@@ -28,6 +28,15 @@ export const PRICE_TABLE = {
     notes: 'Quote video over motivational footage.',
   },
   news: { usdCents: 60, unit: 'job', engine: 'stock', notes: 'Source article summarized and narrated.' },
+  revision: {
+    usdCents: null,
+    unit: 'job',
+    engine: 'stock',
+    notes:
+      'POST /jobs/{id}/revise: a new video from a finished one, re-rendering only the scenes that changed; refunded on failure.',
+    variable:
+      'Scene-level revision: 10 cents (audio remix and re-mux) plus 5 cents per scene rendered again (the scenes whose line or footage changes; every scene when caption_style changes), at most 40 cents, so always below a full stock render (60 cents). docs/revision.md.',
+  },
   clip: {
     usdCents: 40,
     unit: 'clip',

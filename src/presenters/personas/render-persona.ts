@@ -25,9 +25,9 @@ export interface PersonaForRender {
   suggestedVoiceGender?: 'female' | 'male';
 }
 
-function localFile(store: MediaStore, key: string): string {
-  const path = store.localPath(key);
-  if (!path) throw new Error(`persona file key ${key} is not a media store key`);
+async function localFile(store: MediaStore, key: string): Promise<string> {
+  const path = await store.fetchToLocal(key);
+  if (!path) throw new Error(`persona file ${key} is missing from the media store`);
   return path;
 }
 
@@ -57,11 +57,11 @@ export async function loadPersonaForRender(
     status: 'ready',
     supportedEngines: persona.supportedEngines as PresenterEngine[],
     lookId: look.id,
-    photoPath: localFile(store, look.photoKey),
+    photoPath: await localFile(store, look.photoKey),
     photoWidth: look.photoWidth,
     photoHeight: look.photoHeight,
     face: look.face,
-    personMaskPath: look.personMaskKey ? localFile(store, look.personMaskKey) : null,
+    personMaskPath: look.personMaskKey ? await localFile(store, look.personMaskKey) : null,
     ...(voice ? { suggestedVoiceGender: voice } : {}),
   };
 }

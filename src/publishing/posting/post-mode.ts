@@ -103,7 +103,7 @@ export function postMode(publishing: Publishing): ModeDefinition<PostRequest> {
     async run(ctx) {
       const { source, targets } = resolved(ctx.request);
       const { store } = ctx.services;
-      const filePath = store.localPath(source.video_key);
+      const filePath = await store.fetchToLocal(source.video_key, ctx.signal);
       if (!filePath)
         throw new JobFailure({
           code: 'VIDEO_NOT_FOUND',

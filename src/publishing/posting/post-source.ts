@@ -37,6 +37,8 @@ export async function findPostSource(
   const video = artifacts.files?.find((f) => f.role === 'video');
   if (job.status !== 'completed' || !video || job.sandbox)
     throw errors.videoNotReady(field, id, job.sandbox ? 'a sandbox placeholder' : job.status);
+  // The retention policy deleted its files: there is nothing left to post (checked before anything is charged).
+  if (job.media_deleted_at) throw errors.mediaExpired();
   return {
     job_id: job.id,
     video_id: job.video_id,

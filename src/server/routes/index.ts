@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.ts';
+import { registerAccountRoutes } from './account.ts';
 import { registerArticleRoutes } from './articles.ts';
 import { registerAvatarRoutes } from './avatars.ts';
 import { registerBrandKitRoutes } from './b2b-brands.ts';
@@ -18,10 +19,14 @@ import { registerMcpRoutes } from './mcp.ts';
 import { registerMediaRoute } from './media.ts';
 import { registerOperationalRoutes } from './operations.ts';
 import { registerOpenApiRoutes } from './openapi.ts';
+import { registerReadinessRoute } from './readiness.ts';
+import { registerPublicPageRoutes } from './public-pages.ts';
 import { registerRecommendationRoutes } from './recommendations.ts';
+import { registerReviseRoute } from './revise.ts';
 import { registerScheduleRoutes } from './schedules.ts';
 import { registerSocialAccountRoutes } from './social-accounts.ts';
 import { registerStockClipRoutes } from './stock-clips.ts';
+import { registerStudioRoutes } from './studio.ts';
 import { registerTranscribeLanguagesRoute } from './transcribe-languages.ts';
 import { registerTrendRoutes } from './trends.ts';
 import { registerWebhookDeliveryRoutes } from './webhook-deliveries.ts';
@@ -30,10 +35,12 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   registerCatalogRoutes(app, ctx);
   registerCaptionStyleRoutes(app, ctx);
   registerJobRoutes(app, ctx);
+  registerReviseRoute(app, ctx);
   registerJobStreamRoute(app, ctx);
   registerBatchRoute(app, ctx);
   registerMediaRoute(app, ctx);
   registerOperationalRoutes(app, ctx);
+  registerReadinessRoute(app, ctx);
   registerOpenApiRoutes(app, ctx);
   registerStockClipRoutes(app, ctx);
   registerTranscribeLanguagesRoute(app, ctx);
@@ -51,5 +58,8 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   registerSocialAccountRoutes(app, ctx);
   registerArticleRoutes(app, ctx);
   registerMcpRoutes(app, ctx);
+  registerAccountRoutes(app, ctx);
+  registerStudioRoutes(app, ctx);
+  registerPublicPageRoutes(app, ctx);
   for (const mode of ctx.registry.all()) if (!mode.ownRoute) registerGenerateRoute(app, ctx, mode);
 }

@@ -1,16 +1,26 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { setJobListing } from '../../platform/accounts/account-records.ts';
 import { successBody } from '../../platform/envelope.ts';
-import { errors } from '../../platform/errors.ts';
+import { ApiError, errors } from '../../platform/errors.ts';
+import { fieldIssues, invalidInputError } from '../../platform/generation/parse-request.ts';
 import { JOBS_DEFAULT_OPERATION, modeForJobsBody } from '../../platform/generation/jobs-body.ts';
 import { presentJob } from '../../platform/jobs/job-presenter.ts';
 import { CANCELLABLE_STATUSES, DELETABLE_STATUSES, type JobStatus } from '../../platform/jobs/job-status.ts';
-import { findAccountJobWithEvents, listJobEvents } from '../../platform/jobs/jobs-repo.ts';
+import { findAccountJob, findAccountJobWithEvents, listJobEvents } from '../../platform/jobs/jobs-repo.ts';
 import { listJobDeliveries } from '../../platform/webhooks/webhook-deliveries-repo.ts';
 import type { AppContext } from '../app-context.ts';
 import { callerOf } from '../http-types.ts';
 import { cancelledJobSchema, jobAnswerSchema } from '../openapi/response-schemas.ts';
 import type { RouteDocs } from '../openapi/route-docs.ts';
 import { idempotencyKeyOf, repeatTokenOf, sendAnswer } from './send-answer.ts';
+
+const jobPatchSchema = z
+  .object({ listing: z.enum(['private', 'public']).optional().describe('spec 1 §4.2 `listing`.') })
+  .strict();
+
+const listingNotAllowed = () =>
+  new ApiError(409, 'LISTING_NOT_ALLOWED', "A sandbox job's placeholder video cannot be listed publicly.");
 
 const DOCS = {
   get: {
@@ -34,6 +44,15 @@ const DOCS = {
     tags: ['Jobs'],
     response: cancelledJobSchema,
     errors: ['JOB_NOT_FOUND', 'JOBS_CANCEL_NOT_ALLOWED'],
+  },
+  update: {
+    summary: 'Change a job',
+    description:
+      "Switches the video's `listing`: public gives a finished video a public page and a place on the discovery page, sitemap and feed (docs/studio.md); private takes it off all of them at once.",
+    tags: ['Jobs'],
+    body: jobPatchSchema,
+    response: jobAnswerSchema,
+    errors: ['JOB_NOT_FOUND', { status: 409, code: 'LISTING_NOT_ALLOWED' }],
   },
 } satisfies Record<string, RouteDocs>;
 
@@ -81,6 +100,24 @@ export function registerJobRoutes(app: FastifyInstance, ctx: AppContext): void {
     '/api/v1/jobs/:jobId',
     { config: { docs: DOCS.remove } },
     async (request) => cancelAnswer(request, DELETABLE_STATUSES),
+  );
+
+  app.patch<{ Params: JobParams }>(
+    '/api/v1/jobs/:jobId',
+    { config: { docs: DOCS.update } },
+    async (request) => {
+      const { accountId } = callerOf(request);
+      const patch = jobPatchSchema.safeParse(request.body ?? {});
+      if (!patch.success) throw invalidInputError(fieldIssues(patch.error));
+      const found = await findAccountJob(ctx.db, accountId, request.params.jobId);
+      if (!found) throw errors.jobNotFound(request.params.jobId);
+      // A sandbox job's video is the shared placeholder, not the caller's work: it is never public.
+      if (found.sandbox && patch.data.listing === 'public') throw listingNotAllowed();
+      const { listing } = patch.data;
+      const job = (listing && (await setJobListing(ctx.db, accountId, found.id, listing))) || found;
+      const events = await listJobEvents(ctx.db, found.id);
+      return successBody({ job: presentJob(job, events, ctx.store) }, { request_id: request.id });
+    },
   );
 
   // POST /jobs: a generation body for any registered mode, chosen by "operation" (default: stock video);

@@ -3,35 +3,27 @@ import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { errors } from '../../platform/errors.ts';
+import { isExpiredJobMedia } from '../../platform/retention/media-retention.ts';
+import { CONTENT_TYPES, contentTypeOf } from '../../platform/storage/content-types.ts';
 import type { AppContext } from '../app-context.ts';
 import type { RouteDocs } from '../openapi/route-docs.ts';
-
-const CONTENT_TYPES: Record<string, string> = {
-  mp4: 'video/mp4',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  srt: 'application/x-subrip',
-  vtt: 'text/vtt',
-  ass: 'text/x-ssa',
-  txt: 'text/plain; charset=utf-8',
-  json: 'application/json',
-  wav: 'audio/wav',
-  m4a: 'audio/mp4',
-};
 
 const MEDIA_DOCS: RouteDocs = {
   summary: 'Download a file',
   description:
-    'A stored file (video, poster, captions, transcript) behind the expiring signed link a job record gives; byte ranges are served (206, 416 outside the file). Poll the job for fresh links.',
+    'A stored file (video, poster, captions, transcript) behind the expiring signed link a job record gives; byte ranges are served (206, 416 outside the file). With an S3 media store the answer is a 302 to a presigned link of the bucket, expiring with this link, which serves the bytes and ranges itself. Poll the job for fresh links.',
   tags: ['Jobs'],
   query: z.object({
     expires: z.string().describe('Unix time the link expires at.'),
     sig: z.string().describe('The link signature.'),
   }),
   produces: [...new Set(Object.values(CONTENT_TYPES)), 'application/octet-stream'],
-  errors: ['NOT_FOUND'],
-  headers: { 'accept-ranges': 'bytes', 'content-range': 'The bytes sent, on a 206 answer.' },
+  errors: ['NOT_FOUND', 'MEDIA_EXPIRED'],
+  headers: {
+    'accept-ranges': 'bytes',
+    'content-range': 'The bytes sent, on a 206 answer.',
+    location: 'On a 302 (S3 media store): the presigned link of the bucket.',
+  },
 };
 
 /** GET /media/<key>?expires=…&sig=…: serves stored files behind expiring signed links, with byte ranges. */
@@ -44,10 +36,16 @@ export function registerMediaRoute(app: FastifyInstance, ctx: AppContext): void 
       const { expires = '', sig = '' } = request.query;
       if (!ctx.store.verify(key, expires, sig))
         throw errors.notFound('This link is invalid or has expired; poll the job for a fresh one. The file');
-      const path = ctx.store.localPath(key);
+      const answer = await ctx.store.answer(key, new Date(Number(expires) * 1000));
+      if (answer && 'redirect' in answer)
+        return reply.header('cache-control', 'private, no-store').redirect(answer.redirect, 302);
+      const path = answer?.file;
       const info = path ? await stat(path).catch(() => undefined) : undefined;
-      if (!path || !info?.isFile()) throw errors.notFound('The file');
-      const type = CONTENT_TYPES[key.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
+      if (!path || !info?.isFile()) {
+        if (await isExpiredJobMedia(ctx.db, key)) throw errors.mediaExpired();
+        throw errors.notFound('The file');
+      }
+      const type = contentTypeOf(key);
       void reply
         .header('content-type', type)
         .header('accept-ranges', 'bytes')

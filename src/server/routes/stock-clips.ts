@@ -238,7 +238,7 @@ function nextStep(clip: ClipRow, staged: boolean): { action: string; how: string
 }
 
 export function registerStockClipRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const store = new StockClipStore(ctx.db, ctx.config.libraryDir);
+  const store = new StockClipStore(ctx.db, ctx.config.libraryDir, ctx.store);
   const { idempotency } = ctx;
   const schemas = stockClipSchemas((raw) => {
     try {
@@ -527,6 +527,7 @@ export function registerStockClipRoutes(app: FastifyInstance, ctx: AppContext): 
         const { clipId, maxBytes } = check.claims;
         await store.getUploadable(clipId);
         const received = await receive(rawBody(request, maxBytes), store.stagedPath(clipId), maxBytes);
+        await store.shareStaged(clipId);
         return send(request, reply, {
           status: 200,
           data: {

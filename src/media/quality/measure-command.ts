@@ -48,9 +48,7 @@ export interface MeasureCommand {
 
 /** The measuring ffmpeg arguments (after the runner's global options). */
 export function buildMeasureCommand(input: MeasureCommandInput): MeasureCommand {
-  // Non-reference frames are not decoded: the delivery encode's B-frames (at most 3 in a row) leave gaps of a
-  // few frames, far under the shortest stretch reported, and decoding is most of the pass's cost.
-  const inputs: string[] = ['-skip_frame:v', 'noref', '-i', input.videoPath];
+  const inputs: string[] = ['-i', input.videoPath];
   const graph: string[] = [];
   const outputs: string[] = [];
   const mono = `aresample=${ENVELOPE_SAMPLE_RATE},aformat=sample_fmts=flt:channel_layouts=mono`;

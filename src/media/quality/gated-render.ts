@@ -45,6 +45,13 @@ export interface GatedRenderInput {
   render?: RenderOptions;
   /** Told before the second render, with the first one's report. */
   onRerender?: (report: QualityReport) => Promise<void> | void;
+  /**
+   * Makes the first delivery of `spec` when it is not rendered whole (a revision joins stored segments); the
+   * corrected second render is always a full render of the composition.
+   */
+  firstRender?: () => Promise<RenderResult>;
+  /** The spec the second render starts from when `spec` names files not on this machine (fetched here). */
+  rerenderSpec?: (spec: ComposeSpec) => Promise<ComposeSpec>;
 }
 
 export interface GatedRenderResult extends RenderResult {
@@ -120,8 +127,9 @@ export async function loopShortScenes(spec: ComposeSpec, signal?: AbortSignal): 
 async function renderAndJudge(
   spec: ComposeSpec,
   input: GatedRenderInput,
+  render: () => Promise<RenderResult> = () => renderComposition(spec, input.render),
 ): Promise<{ result: RenderResult; report: QualityReport }> {
-  const result = await renderComposition(spec, input.render);
+  const result = await render();
   const resolved = resolveComposeSpec(spec);
   const measurement = await measureDelivery({
     videoPath: resolved.outputPath,
@@ -155,10 +163,11 @@ async function renderAndJudge(
 
 /** Renders `spec`, measures the delivery, renders once more if it fails; throws QualityGateError if it fails again. */
 export async function renderCompositionGated(input: GatedRenderInput): Promise<GatedRenderResult> {
-  const first = await renderAndJudge(input.spec, input);
+  const first = await renderAndJudge(input.spec, input, input.firstRender);
   if (first.report.passed) return { ...first.result, quality: { ...first.report, attempts: 1 } };
   await input.onRerender?.(first.report);
-  let corrected = correctedSpec(input.spec, first.report);
+  const base = input.rerenderSpec ? await input.rerenderSpec(input.spec) : input.spec;
+  let corrected = correctedSpec(base, first.report);
   if (first.report.failed.some((name) => name === 'frozen' || name === 'black'))
     corrected = await loopShortScenes(corrected, input.render?.signal);
   const second = await renderAndJudge(corrected, input);

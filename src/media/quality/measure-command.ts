@@ -9,9 +9,14 @@ export const DETECT_FPS = 10;
 export const DETECT_HEIGHT = 480;
 /** Runs shorter than this are not reported at all; the gate itself allows up to 0.5 s. */
 export const REPORT_MIN_RUN_SEC = 0.3;
-/** Luma (0–1) under which a pixel counts as black, and the freeze noise floor, as ffmpeg's defaults. */
+/** Luma (0–1) under which a pixel counts as black (ffmpeg's default). */
 const BLACK_PIXEL_THRESHOLD = 0.1;
-const FREEZE_NOISE_DB = -60;
+/**
+ * Frames closer than this (mean difference 1e-4 of full scale) are one frozen picture. A held or stuck frame
+ * decodes to identical frames (difference 0), while ffmpeg's default floor (-60 dB) also took the first
+ * half-second of a slow ease-in over a still, beside a presenter pausing between sentences, for a freeze.
+ */
+const FREEZE_NOISE_DB = -80;
 /** Sample rate the audio is decoded at for the narration-placement envelope. */
 export const ENVELOPE_SAMPLE_RATE = 8000;
 /** Caption frames drawn per second: every caption event of 0.2 s or more is seen at least once. */

@@ -119,7 +119,7 @@ async function audioMd5(video: string): Promise<string> {
 }
 
 void describe('POST /captions/render', () => {
-  void test('burns the transcript into the video, keeping its size and its sound', async () => {
+  void test('burns the transcript into the video, keeping its size, its sound levelled to the gate', async () => {
     const before = await balance();
     const response = await render({
       video_url: `${base}/talk.mp4`,
@@ -151,7 +151,34 @@ void describe('POST /captions/render', () => {
     assert.equal(outInfo.video?.codec, 'h264');
     assert.equal(outInfo.audio?.codec, 'aac');
     assert.equal(outInfo.audio?.sampleRate, inInfo.audio?.sampleRate);
-    assert.equal(await audioMd5(output), await audioMd5(source), 'the sound is copied untouched');
+    // The reading is at −27 LUFS: the copied sound failed the loudness gate, so the captions were burned once
+    // more with the sound levelled (docs/quality.md); the report measured the delivered file.
+    const quality = job.artifacts.quality;
+    assert.equal(quality.passed, true, JSON.stringify(quality));
+    assert.equal(quality.attempts, 2);
+    assert.ok(quality.rerendered_after.includes('loudness'), JSON.stringify(quality.rerendered_after));
+    assert.notEqual(await audioMd5(output), await audioMd5(source), 'the sound was levelled');
+    assert.ok(Math.abs(quality.checks.loudness.integrated_lufs + 14) <= 1);
+    assert.ok(quality.checks.true_peak.true_peak_dbtp <= -1);
+    assert.ok(quality.checks.av_sync.difference_ms < 40);
+    assert.equal(quality.checks.caption_sync.passed, true, JSON.stringify(quality.checks.caption_sync));
+    assert.ok(quality.checks.caption_sync.compared >= 3);
+    // The flat source picture is frozen from start to end: reported, not held against the caller's video.
+    assert.equal(quality.checks.frozen.passed, false);
+    assert.equal(quality.checks.frozen.gated, false);
+    // Provenance: the caller's video over the whole output, and the caption font where the captions are drawn.
+    const manifest = job.artifacts.provenance;
+    const [video, font] = manifest.items;
+    assert.equal(video.kind, 'footage');
+    assert.deepEqual(video.source, { type: 'url', url: `${base}/talk.mp4`, field: 'video_url' });
+    assert.equal(video.placements[0].start, 0);
+    assert.ok(Math.abs(video.placements[0].end - outInfo.durationSec) < 0.01);
+    assert.equal(font.kind, 'font');
+    assert.ok(font.licence && font.licence !== 'unknown', JSON.stringify(font));
+    assert.ok(font.placements[0].region.width > 0 && font.placements[0].region.y >= 0);
+    const stored = await fetch(manifest.url);
+    assert.equal(stored.status, 200);
+    assert.equal(((await stored.json()) as { items: unknown[] }).items.length, manifest.items.length);
     assert.ok(Math.abs(outInfo.durationSec - inInfo.durationSec) < 0.1);
     assert.equal(job.artifacts.durationSec, Math.round(outInfo.durationSec * 100) / 100);
     assert.ok(job.artifacts.thumbnailUrl);

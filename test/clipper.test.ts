@@ -151,7 +151,31 @@ void describe('clips from one video (worker running)', () => {
         `${info.durationSec} vs ${clip.durationSec}`,
       );
       assert.equal((await fetch(clip.thumbnailUrl as string)).status, 200);
+      // Each clip is measured and has its manifest: the stretch of the caller's video it was cut from.
+      assert.equal(clip.quality.passed, true, JSON.stringify(clip.quality));
+      assert.equal(clip.quality.checks.loudness.gated, true);
+      assert.equal(clip.quality.checks.frozen.gated, false);
+      const [footage, ...rest] = clip.provenance.items;
+      assert.deepEqual(footage.source, {
+        type: 'url',
+        url: `https://www.youtube.com/watch?v=${SOURCE_ID}`,
+        field: 'vidsite_url',
+      });
+      assert.deepEqual(footage.placements[0].source_range, {
+        start: Math.round(clip.startSec * 1000) / 1000,
+        end: Math.round(clip.endSec * 1000) / 1000,
+      });
+      assert.deepEqual(
+        rest.map((item: { kind: string }) => item.kind),
+        ['font'],
+      );
     }
+    const manifests = (artifacts.output_files as { name: string; url: string }[]).filter((f) =>
+      f.name.endsWith('.provenance.json'),
+    );
+    assert.equal(manifests.length, clips.length);
+    const stored = (await (await fetch(manifests[0]!.url)).json()) as { items: unknown[] };
+    assert.deepEqual(stored.items, clips[0]!.provenance.items);
 
     const refund = (10 - clips.length) * 40;
     assert.equal(artifacts.refunded_usd_cents, refund);

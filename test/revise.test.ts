@@ -135,6 +135,34 @@ void describe('scene-level revision', () => {
     );
     assert.equal(record.scenes[1]!.text, NEW_LINE);
     assert.match(revised.artifacts.script as string, /Liquid gold pours\./);
+    // The joined delivery was measured and held to the gate, and it has its manifest (docs/quality.md).
+    const quality = revised.artifacts.quality as {
+      passed: boolean;
+      attempts: number;
+      checks: {
+        av_sync: { difference_ms: number };
+        caption_sync: { passed: boolean | null; compared: number };
+      };
+    };
+    assert.equal(quality.passed, true, JSON.stringify(quality));
+    assert.ok(quality.checks.av_sync.difference_ms < 40);
+    assert.equal(quality.checks.caption_sync.passed, true);
+    assert.ok(quality.checks.caption_sync.compared > 3);
+    const manifest = revised.artifacts.provenance as {
+      video: { duration_sec: number };
+      items: { kind: string; licence: string; placements: { start: number; end: number }[] }[];
+    };
+    const footage = manifest.items.filter((i) => i.kind === 'footage');
+    const tiled = footage.flatMap((i) => i.placements).reduce((sum, p) => sum + p.end - p.start, 0);
+    assert.ok(Math.abs(tiled - manifest.video.duration_sec) < 0.05, JSON.stringify(manifest));
+    assert.ok(
+      footage.every((i) => i.licence === 'CC0-1.0'),
+      JSON.stringify(footage),
+    );
+    assert.ok(manifest.items.some((i) => i.kind === 'voice'));
+    assert.ok(manifest.items.some((i) => i.kind === 'font'));
+    const files = revised.artifacts.output_files as { name: string }[];
+    assert.ok(files.some((f) => f.name === 'provenance.json'));
     // The revision kept its own segments: it can be revised in turn.
     const next = await service.call('POST', `/api/v1/jobs/${accepted.body.data.job_id}/revise`, {
       body: { music: { volume: 0.1 }, dry_run: true },
@@ -226,6 +254,10 @@ void describe('scene-level revision', () => {
       ['reused', 'rendered', 'reused'],
       JSON.stringify(record),
     );
+
+    // The joined delivery passed its gate as it was: no full render replaced the reused segments.
+    const quality = revised.artifacts.quality as { passed: boolean; attempts: number };
+    assert.equal(quality.attempts, 1, JSON.stringify(quality));
 
     const a = frameHashes(sourceVideo);
     const b = frameHashes(storedVideo(revised));

@@ -10,10 +10,14 @@ import { findMoments, type Moment } from '../moments/find-moments.ts';
 import type { LoudnessBlock } from '../moments/loudness-track.ts';
 import { ProcessError } from '../process/run-process.ts';
 import { baseLanguage, type SpeechRecognizer, type Transcript } from '../speech/recognizer.ts';
-import { clipBounds } from './clip-bounds.ts';
+import { runFfmpeg } from '../ffmpeg/runner.ts';
+import { CALLER_VIDEO_POLICY, deliverGated } from '../quality/gated-delivery.ts';
+import { QualityGateError, type QualityArtifact } from '../quality/gated-render.ts';
+import { describeFailures, type QualityReport } from '../quality/quality-gate.ts';
+import { clipBounds, type ClipBounds } from './clip-bounds.ts';
 import { ClipSourceError } from './clip-errors.ts';
 import { outputSize, type AspectRatio, type ReframePlan } from './reframe.ts';
-import { renderClip, type ReframeReport } from './render-clip.ts';
+import { renderClip, wordsOnClip, type ReframeReport, type RenderedClipFile } from './render-clip.ts';
 import { extractSourceAudio } from './source-audio.ts';
 
 export interface ClipPipelineInput {
@@ -61,11 +65,27 @@ export interface RenderedClip {
   framing: ReframePlan;
   /** Which reframe ran and why (see docs/clips.md, "Reframing"). */
   reframe: ReframeReport;
+  /** The clip file measured against the quality gate (docs/quality.md). */
+  quality: QualityArtifact;
+  /** The caption font drawn (null without captions). */
+  captionFont: string | null;
+}
+
+/** A moment whose clip failed its quality gate twice: not delivered (and refunded like any undelivered clip). */
+export interface DroppedClip {
+  title: string;
+  startSec: number;
+  endSec: number;
+  /** The failed checks with what was measured. */
+  reason: string;
+  report: QualityReport;
 }
 
 export interface ClipPipelineResult {
   /** Highest score first; fewer than clipCount when the source has fewer good moments, empty without speech. */
   clips: RenderedClip[];
+  /** Moments whose clips failed their quality gate twice. */
+  dropped: DroppedClip[];
   sourceDurationSec: number;
   language: string;
   /**
@@ -200,6 +220,38 @@ async function analyse(
   }
 }
 
+/**
+ * The clip gate's decision for a job: clips that failed their gate twice are dropped (the others are
+ * delivered); when every clip failed, the job fails with the best moment's report (QualityGateError).
+ */
+export function keepGatedClips(clips: readonly unknown[], dropped: readonly DroppedClip[]): void {
+  if (clips.length === 0 && dropped[0]) throw new QualityGateError(dropped[0].report, 2);
+}
+
+/** The source's sound over the clip's stretch (mono 16 kHz): where the clip's words are found in its mix. */
+async function clipSpeech(input: ClipPipelineInput, bounds: ClipBounds, path: string): Promise<string> {
+  await runFfmpeg(
+    [
+      '-y',
+      '-ss',
+      bounds.startSec.toFixed(3),
+      '-t',
+      bounds.durationSec.toFixed(3),
+      '-i',
+      input.sourcePath,
+      '-map',
+      '0:a:0',
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      path,
+    ],
+    { signal: input.signal },
+  );
+  return path;
+}
+
 export async function cutClips(input: ClipPipelineInput): Promise<ClipPipelineResult> {
   if (!Number.isInteger(input.clipCount) || input.clipCount < 1) {
     throw new RangeError('clipCount must be a positive integer');
@@ -243,6 +295,7 @@ export async function cutClips(input: ClipPipelineInput): Promise<ClipPipelineRe
 
   const size = outputSize(input.aspectRatio, input.outputScale ?? 1);
   const clips: RenderedClip[] = [];
+  const dropped: DroppedClip[] = [];
   const renderSpan = (PROGRESS.render - PROGRESS.moments) / Math.max(1, moments.length);
   for (const [index, moment] of moments.entries()) {
     input.signal?.throwIfAborted();
@@ -250,24 +303,72 @@ export async function cutClips(input: ClipPipelineInput): Promise<ClipPipelineRe
     const base = PROGRESS.moments + index * renderSpan;
     const message = `Rendering clip ${index + 1} of ${moments.length}.`;
     await progress.report('render', base, message);
-    const { clip: file, seconds: spent } = await renderClip({
-      sourcePath: input.sourcePath,
-      source: { width: video.width, height: video.height, fps: video.fps },
-      bounds,
-      words: moment.words,
-      loudness: analysis.loudness,
-      width: size.width,
-      height: size.height,
-      captions: input.captions,
-      fontFamily: input.fontFamily,
-      fontsDir: input.fontsDir,
-      preset: input.preset ?? DEFAULT_PRESET,
-      basePath: join(input.workDir, `clip-${index + 1}`),
-      signal: input.signal,
-      onProgress: (fraction) => progress.queue('render', base + fraction * renderSpan, message),
-    });
-    seconds.motion += spent.motion;
-    seconds.encode += spent.encode;
+    const basePath = join(input.workDir, `clip-${index + 1}`);
+    const speechPath = info.audio ? await clipSpeech(input, bounds, `${basePath}.speech.wav`) : null;
+    let file: RenderedClipFile | undefined;
+    let quality: QualityArtifact;
+    try {
+      quality = await deliverGated({
+        hasSound: info.audio !== undefined,
+        measure: {
+          videoPath: `${basePath}.mp4`,
+          ...(speechPath
+            ? { narration: { path: speechPath, words: wordsOnClip(moment.words, bounds) } }
+            : {}),
+          ...(input.captions
+            ? {
+                captions: {
+                  assPath: `${basePath}.ass`,
+                  ...(input.fontsDir ? { fontsDir: input.fontsDir } : {}),
+                },
+              }
+            : {}),
+          ...(input.signal ? { signal: input.signal } : {}),
+        },
+        context: { plannedSec: bounds.durationSec, policy: CALLER_VIDEO_POLICY },
+        render: async (previous) => {
+          const { clip, seconds: spent } = await renderClip({
+            sourcePath: input.sourcePath,
+            source: { width: video.width, height: video.height, fps: video.fps },
+            bounds,
+            words: moment.words,
+            loudness: analysis.loudness,
+            width: size.width,
+            height: size.height,
+            captions: input.captions,
+            fontFamily: input.fontFamily,
+            fontsDir: input.fontsDir,
+            preset: input.preset ?? DEFAULT_PRESET,
+            basePath,
+            signal: input.signal,
+            onProgress: (fraction) => progress.queue('render', base + fraction * renderSpan, message),
+            ...(previous ? { correction: previous } : {}),
+          });
+          file = clip;
+          seconds.motion += spent.motion;
+          seconds.encode += spent.encode;
+        },
+        onRerender: (report) =>
+          progress.report(
+            'render',
+            base,
+            `Clip ${index + 1} failed its quality gate (${describeFailures(report)}); rendering it once more.`,
+          ),
+      });
+    } catch (error) {
+      if (!(error instanceof QualityGateError)) throw error;
+      dropped.push({
+        title: moment.title,
+        startSec: bounds.startSec,
+        endSec: bounds.endSec,
+        reason: describeFailures(error.report),
+        report: error.report,
+      });
+      continue;
+    } finally {
+      if (speechPath) await rm(speechPath, { force: true });
+    }
+    if (!file) throw new Error('the clip render made no clip');
     clips.push({
       index,
       path: file.path,
@@ -284,8 +385,11 @@ export async function cutClips(input: ClipPipelineInput): Promise<ClipPipelineRe
       height: file.height,
       framing: file.framing,
       reframe: file.reframe,
+      quality,
+      captionFont: file.captionFont ?? null,
     });
   }
+  keepGatedClips(clips, dropped);
   await progress.report(
     'render',
     PROGRESS.render,
@@ -293,6 +397,7 @@ export async function cutClips(input: ClipPipelineInput): Promise<ClipPipelineRe
   );
   return {
     clips,
+    dropped,
     sourceDurationSec: durationSec,
     language: analysis.transcript.language,
     stageSeconds: seconds,

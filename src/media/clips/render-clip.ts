@@ -11,6 +11,8 @@ import { runFfmpeg } from '../ffmpeg/runner.ts';
 import { probeMedia } from '../ffmpeg/probe.ts';
 import { blocksIn, integratedLufs, peakDb, type LoudnessBlock } from '../moments/loudness-track.ts';
 import type { WordTiming } from '../types.ts';
+import { correctedGain } from '../quality/gated-delivery.ts';
+import type { QualityReport } from '../quality/quality-gate.ts';
 import { VisionModelsMissingError } from '../vision/index.ts';
 import type { ClipBounds } from './clip-bounds.ts';
 import { buildClipArgs } from './clip-command.ts';
@@ -43,6 +45,8 @@ export interface RenderClipInput {
   basePath: string;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
+  /** The first render's quality report when the clip is rendered again after failing its gate. */
+  correction?: QualityReport;
 }
 
 /**
@@ -68,6 +72,8 @@ export interface RenderedClipFile {
   width: number;
   height: number;
   durationSec: number;
+  /** The caption font family drawn (null without captions). */
+  captionFont?: string | null;
 }
 
 /** Words moved onto the clip's timeline (clip start = 0), kept inside the clip. */
@@ -141,6 +147,7 @@ async function chooseReframe(
 /** Renders the clip, or returns the one a previous attempt finished (its record is written last). */
 export async function renderClip(input: RenderClipInput): Promise<RenderClipResult> {
   const recordPath = `${input.basePath}.json`;
+  if (input.correction) await rm(recordPath, { force: true });
   if (existsSync(recordPath)) {
     return {
       clip: JSON.parse(await readFile(recordPath, 'utf8')) as RenderedClipFile,
@@ -155,16 +162,14 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipResu
   const analysed = performance.now();
 
   let captionsPath: string | null = null;
-  if (input.captions) {
+  const captionStyle = input.captions ? highlightPreset({}, input.fontFamily) : null;
+  if (captionStyle) {
     captionsPath = `${input.basePath}.ass`;
-    await writeFile(
-      captionsPath,
-      buildAss(wordsOnClip(input.words, bounds), highlightPreset({}, input.fontFamily), target),
-    );
+    await writeFile(captionsPath, buildAss(wordsOnClip(input.words, bounds), captionStyle, target));
   }
 
   const blocks = blocksIn(input.loudness, bounds.startSec, bounds.endSec);
-  const gain = initialGain(
+  const planned = initialGain(
     {
       integratedLufs: integratedLufs(blocks),
       truePeakDb: peakDb(input.loudness, bounds.startSec, bounds.endSec),
@@ -172,6 +177,9 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipResu
     },
     CLIP_LOUDNESS,
   );
+  // A render after a failed gate moves the gain by what the delivery missed by (the encoder and limiter shift
+  // loudness by amounts only the delivered file shows).
+  const gain = input.correction ? correctedGain(planned, input.correction) : planned;
 
   const path = `${input.basePath}.mp4`;
   const posterPath = `${input.basePath}.jpg`;
@@ -219,6 +227,7 @@ export async function renderClip(input: RenderClipInput): Promise<RenderClipResu
     width: probed.video?.width ?? input.width,
     height: probed.video?.height ?? input.height,
     durationSec: Math.round(probed.durationSec * 1000) / 1000,
+    captionFont: captionStyle?.fontFamily ?? null,
   };
   await writeFile(recordPath, JSON.stringify(rendered));
   return {

@@ -41,6 +41,8 @@ export interface Placement {
   end: number;
   /** Where on the frame; null for sound, or where the position is not fixed (say so in `note`). */
   region: Region | null;
+  /** The stretch of the asset shown here, s on its own timeline (a clip's range of the caller's video). */
+  source_range?: { start: number; end: number };
 }
 
 export interface ProvenanceItem {

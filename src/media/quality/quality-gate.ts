@@ -45,6 +45,12 @@ export const FULL_POLICY: QualityPolicy = Object.freeze({
   safeZone: true,
 });
 
+/**
+ * A composition over the caller's own footage (asset_urls): a still card or a held shot is theirs to choose, so
+ * frozen stretches are reported only; a black picture, sound, sync, captions and length stay gated.
+ */
+export const CALLER_FOOTAGE_POLICY: QualityPolicy = Object.freeze({ ...FULL_POLICY, frozen: false });
+
 export interface DeliveryMeasurement {
   /** null when the file has no audio stream. */
   loudness: LoudnessStats | null;

@@ -60,6 +60,14 @@ test('sound MP4 cannot carry is encoded, silence stays silent, odd sizes keep fu
   assert.equal(audioHandling(undefined), 'none');
 });
 
+test('a render corrected after the quality gate re-encodes even copyable sound through its filter', () => {
+  const args = burnCaptionsArgs({ ...plan, audio: 'copy', audioFilter: 'volume=13.00dB' });
+  const at = args.indexOf('-af');
+  assert.equal(args[at + 1], 'volume=13.00dB');
+  assert.deepEqual(args.slice(at + 2, at + 6), ['-c:a', 'aac', '-b:a', '256k']);
+  assert.ok(!args.includes('copy'));
+});
+
 test('position, words per line and the active-word highlight override the preset', () => {
   const base = captionStyleById('clean-white')!;
   assert.equal(base.animation, 'none');

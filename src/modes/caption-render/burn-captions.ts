@@ -1,5 +1,6 @@
 // Burning an ASS caption track into a caller's video: the picture is re-encoded at its own size and frame
-// timing, the sound is copied untouched whenever MP4 can carry it.
+// timing, the sound is copied untouched whenever MP4 can carry it (re-encoded only by a render corrected after
+// the quality gate).
 import type { CaptionPosition, CaptionStyle } from '../../media/captions/caption-style.ts';
 import { escapeFilterValue } from '../../media/ffmpeg/filter-escape.ts';
 
@@ -23,6 +24,8 @@ export interface BurnPlan {
   width: number;
   height: number;
   audio: AudioHandling;
+  /** Audio filter of a render corrected after the quality gate (level, length); the sound is then re-encoded. */
+  audioFilter?: string;
 }
 
 /** Quality of the re-encode: a caller's video is re-encoded once, so it is kept close to the original. */
@@ -32,11 +35,19 @@ export function burnCaptionsArgs(plan: BurnPlan): string[] {
   // 4:2:0 needs even sizes; an odd-sized video keeps its size with full-resolution colour instead.
   const pixelFormat = plan.width % 2 === 0 && plan.height % 2 === 0 ? 'yuv420p' : 'yuv444p';
   const audio =
-    plan.audio === 'copy'
-      ? ['-map', '0:a:0', '-c:a', 'copy']
-      : plan.audio === 'encode'
-        ? ['-map', '0:a:0', '-c:a', 'aac', '-b:a', '256k']
-        : ['-an'];
+    plan.audio === 'none'
+      ? ['-an']
+      : plan.audio === 'copy' && !plan.audioFilter
+        ? ['-map', '0:a:0', '-c:a', 'copy']
+        : [
+            '-map',
+            '0:a:0',
+            ...(plan.audioFilter ? ['-af', plan.audioFilter] : []),
+            '-c:a',
+            'aac',
+            '-b:a',
+            '256k',
+          ];
   return [
     '-y',
     '-i',

@@ -16,6 +16,10 @@ import type { WordTiming } from '../../media/types.ts';
 import { jobSource, stageSource } from '../transcribe/source-media.ts';
 import { brandColors, summarize } from '../transcribe/transcribe-mode.ts';
 import { transcriptTimings, type Transcript } from '../transcribe/transcript.ts';
+import { callerVideoProvenance } from '../../media/provenance/caller-video.ts';
+import { writeProvenance } from '../../media/provenance/provenance.ts';
+import { correctiveAudioFilter } from '../../media/quality/gated-delivery.ts';
+import { holdToGate } from '../shared/quality-stage.ts';
 import { applyOverrides, audioHandling, burnCaptionsArgs } from './burn-captions.ts';
 import { captionRenderRequestSchema, type CaptionRenderRequest } from './caption-render-request.ts';
 
@@ -143,33 +147,77 @@ export function captionRenderMode(deps: CaptionRenderModeDeps): ModeDefinition<C
 
       await ctx.progress('render', 10, 'Burning in the captions.');
       const output = join(workDir, 'captioned.mp4');
+      const fontsDir = await captionFontsDir(join(ctx.services.config.dataDir, 'cache'));
       let reported = 10;
-      await runFfmpeg(
-        burnCaptionsArgs({
-          input: path,
-          assPath,
-          fontsDir: await captionFontsDir(join(ctx.services.config.dataDir, 'cache')),
-          output,
-          preset: deps.renderPreset,
-          width: frame.width,
-          height: frame.height,
-          audio: audioHandling(probed.audio?.codec),
-        }),
-        {
+      // The caller's sound is copied as it is; when the delivery fails its loudness or A/V gate, it is burned
+      // again with the sound levelled to the target and cut or padded to the picture (docs/quality.md).
+      const quality = await holdToGate(ctx, {
+        hasSound: probed.audio !== undefined,
+        measure: {
+          videoPath: output,
+          ...(probed.audio ? { narration: { path, words } } : {}),
+          captions: { assPath, fontsDir },
           signal,
-          onProgress: (seconds) => {
-            const percent =
-              10 + Math.floor((Math.min(seconds, probed.durationSec) / probed.durationSec) * 80);
-            if (percent < reported + 5) return;
-            reported = percent;
-            void ctx.progress('render', percent, 'Burning in the captions.');
-          },
         },
-      );
+        context: { plannedSec: probed.durationSec },
+        render: async (previous) => {
+          await runFfmpeg(
+            burnCaptionsArgs({
+              input: path,
+              assPath,
+              fontsDir,
+              output,
+              preset: deps.renderPreset,
+              width: frame.width,
+              height: frame.height,
+              audio: audioHandling(probed.audio?.codec),
+              ...(previous
+                ? {
+                    audioFilter: await correctiveAudioFilter(
+                      path,
+                      previous,
+                      previous.checks.av_sync.video_sec,
+                      signal,
+                    ),
+                  }
+                : {}),
+            }),
+            {
+              signal,
+              onProgress: (seconds) => {
+                const percent =
+                  10 + Math.floor((Math.min(seconds, probed.durationSec) / probed.durationSec) * 80);
+                if (percent < reported + 5) return;
+                reported = percent;
+                void ctx.progress('render', percent, 'Burning in the captions.');
+              },
+            },
+          );
+        },
+      });
       await ctx.progress('poster', 92, 'Making the poster image.');
       const poster = join(workDir, 'poster.jpg');
       await extractPoster(output, poster, Math.min(1.5, probed.durationSec / 3));
       const rendered = await probeMedia(output, { signal });
+      const width = rendered.video?.width ?? frame.width;
+      const height = rendered.video?.height ?? frame.height;
+      const manifest = callerVideoProvenance({
+        source: { url: r.video_url, field: 'video_url' },
+        sourceRange: { start: 0, end: rendered.durationSec },
+        output: { durationSec: rendered.durationSec, width, height },
+        ...(words.length > 0
+          ? {
+              captions: {
+                fontFamily: style.fontFamily,
+                start: words[0]!.start,
+                end: words[words.length - 1]!.end,
+                box: quality.checks.safe_zone.caption_box,
+              },
+            }
+          : {}),
+      });
+      const provenancePath = join(workDir, 'provenance.json');
+      await writeProvenance(provenancePath, manifest);
       return {
         artifacts: {
           durationSec: Math.round(rendered.durationSec * 100) / 100,
@@ -177,11 +225,19 @@ export function captionRenderMode(deps: CaptionRenderModeDeps): ModeDefinition<C
           height: rendered.video?.height,
           transcriptJobId: r.transcript_job_id,
           captionStyle: r.caption_style,
+          quality,
+          provenance: manifest,
         },
         files: [
           { role: 'video', path: output, contentType: 'video/mp4', name: 'captioned.mp4' },
           { role: 'thumbnail', path: poster, contentType: 'image/jpeg', name: 'poster.jpg' },
           { role: 'subtitle', path: assPath, contentType: 'text/x-ssa', name: 'captions.ass' },
+          {
+            role: 'manifest',
+            path: provenancePath,
+            contentType: 'application/json',
+            name: 'provenance.json',
+          },
         ],
       };
     },

@@ -1,6 +1,6 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { JobFailure } from '../../platform/errors.ts';
+import { jobErrors, JobFailure } from '../../platform/errors.ts';
 import { invalidInputError } from '../../platform/generation/parse-request.ts';
 import type {
   JobContext,
@@ -17,7 +17,10 @@ import type { SpeechRecognizer } from '../../media/speech/recognizer.ts';
 import type { VideoSiteFetcher } from '../../providers/video-site/video-site.ts';
 import { resolveChannelSource, takenMeanwhile } from './channel-source.ts';
 import { rememberClippedVideo } from './clip-memory.ts';
-import { bestFirst, clipJobOutput } from './clip-output.ts';
+import { writeProvenance } from '../../media/provenance/provenance.ts';
+import { QualityGateError } from '../../media/quality/gated-render.ts';
+import { describeFailures } from '../../media/quality/quality-gate.ts';
+import { bestFirst, clipJobOutput, clipProvenance, clipProvenancePath } from './clip-output.ts';
 import { clipRequestSchema, type ClipRequest } from './clip-request.ts';
 import { fetchClipSource } from './clip-source.ts';
 import { legacyClipRequestSchema } from './legacy-clip-request.ts';
@@ -89,6 +92,8 @@ async function runClipJob(ctx: JobContext<ClipRequest>, deps: ClipModeDeps): Pro
         ctx.progress(stage, 13 + Math.round(Math.max(0, Math.min(100, percent)) * 0.82), message),
     });
   } catch (error) {
+    if (error instanceof QualityGateError)
+      throw new JobFailure(jobErrors.qualityGateFailed(describeFailures(error.report)));
     if (!(error instanceof ClipSourceError)) throw error;
     throw new JobFailure({
       code: 'SOURCE_UNUSABLE',
@@ -109,10 +114,12 @@ async function runClipJob(ctx: JobContext<ClipRequest>, deps: ClipModeDeps): Pro
   }
   const posterPath = join(ctx.workDir, `poster${extname(best.posterPath) || '.jpg'}`);
   await copyFile(best.posterPath, posterPath);
+  for (const clip of result.clips) await writeProvenance(clipProvenancePath(clip), clipProvenance(r, clip));
   return clipJobOutput({
     request: r,
     source,
     clips: result.clips,
+    dropped: result.dropped,
     language: result.language,
     posterPath,
     unitCents: unitPrice('clip'),

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { RenderedClip } from '../../media/clips/clip-pipeline.ts';
+import { CALLER_VIDEO_POLICY } from '../../media/quality/gated-delivery.ts';
+import { judgeQuality } from '../../media/quality/quality-gate.ts';
 import { clipJobOutput } from './clip-output.ts';
 import type { ClipRequest } from './clip-request.ts';
 
@@ -20,6 +22,27 @@ const source = {
   height: 360,
 };
 
+/** A clip file's report as the gate judges a clean 20 s delivery. */
+const quality = {
+  ...judgeQuality(
+    {
+      loudness: { integratedLufs: -14.2, truePeakDb: -2, lra: 3 },
+      black: [],
+      frozen: [],
+      videoStreamSec: 20,
+      audioStreamSec: 20.01,
+      narrationLagSec: 0,
+      narrationCorrelation: 0.9,
+      captionOffsets: null,
+      captionBoxes: [],
+      frame: { width: 1080, height: 1920 },
+      measureSec: 1,
+    },
+    { plannedSec: 20, policy: CALLER_VIDEO_POLICY },
+  ),
+  attempts: 1,
+};
+
 function clip(index: number, viralScore: number, startSec: number): RenderedClip {
   return {
     index,
@@ -37,6 +60,8 @@ function clip(index: number, viralScore: number, startSec: number): RenderedClip
     height: 1920,
     framing: { mode: 'fit', reason: 'no motion to follow' },
     reframe: { method: 'fit', fallbackReason: 'no faces found' },
+    quality,
+    captionFont: null,
   };
 }
 
@@ -66,10 +91,13 @@ void describe('clip job output', () => {
         ['thumbnail', undefined, '/w/poster.jpg', 'image/jpeg', 'poster.jpg'],
         ['clip', 0, '/w/clips/clip-1.mp4', 'video/mp4', 'clip-1.mp4'],
         ['clip_thumbnail', 0, '/w/clips/clip-1.jpg', 'image/jpeg', 'clip-1.jpg'],
+        ['manifest', 0, '/w/clips/clip-1.provenance.json', 'application/json', 'clip-1.provenance.json'],
         ['clip', 1, '/w/clips/clip-2.mp4', 'video/mp4', 'clip-2.mp4'],
         ['clip_thumbnail', 1, '/w/clips/clip-2.jpg', 'image/jpeg', 'clip-2.jpg'],
+        ['manifest', 1, '/w/clips/clip-2.provenance.json', 'application/json', 'clip-2.provenance.json'],
         ['clip', 2, '/w/clips/clip-0.mp4', 'video/mp4', 'clip-3.mp4'],
         ['clip_thumbnail', 2, '/w/clips/clip-0.jpg', 'image/jpeg', 'clip-3.jpg'],
+        ['manifest', 2, '/w/clips/clip-0.provenance.json', 'application/json', 'clip-3.provenance.json'],
       ],
     );
     assert.equal(out.artifacts.title, 'Moment 1');
@@ -84,6 +112,14 @@ void describe('clip job output', () => {
     });
     assert.equal(out.artifacts.requested_clip_count, 5);
     assert.equal(out.artifacts.delivered_clip_count, 3);
+    // Each clip carries its quality report and its manifest: the stretch of the caller's video it shows.
+    assert.equal((clips[0]!.quality as { passed: boolean }).passed, true);
+    const manifest = clips[0]!.provenance as {
+      items: { kind: string; source: unknown; placements: { source_range?: unknown }[] }[];
+    };
+    assert.deepEqual(manifest.items[0]!.source, { type: 'url', url: WATCH, field: 'vidsite_url' });
+    assert.deepEqual(manifest.items[0]!.placements[0]!.source_range, { start: 50, end: 70 });
+    assert.equal(manifest.items.length, 1, 'no captions, no font');
   });
 
   void test('each requested clip that was not delivered is refunded; a full delivery refunds nothing', () => {

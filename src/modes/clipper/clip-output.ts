@@ -1,7 +1,9 @@
 import { extname } from 'node:path';
 import type { JobOutput, OutputFile } from '../../platform/modes/mode.ts';
 import { writeTitleAndDescription } from '../../media/script/title-description.ts';
-import type { RenderedClip } from '../../media/clips/clip-pipeline.ts';
+import type { DroppedClip, RenderedClip } from '../../media/clips/clip-pipeline.ts';
+import { callerVideoProvenance } from '../../media/provenance/caller-video.ts';
+import type { ProvenanceManifest } from '../../media/provenance/provenance.ts';
 import type { ClipRequest } from './clip-request.ts';
 import type { ClipSource } from './clip-source.ts';
 
@@ -13,6 +15,8 @@ export interface ClipOutputInput {
   request: ClipRequest;
   source: ClipSource;
   clips: readonly RenderedClip[];
+  /** Moments whose clips failed their quality gate twice (not delivered, refunded). */
+  dropped?: readonly DroppedClip[];
   language: string;
   /** A copy of the best clip's poster, stored as the job's thumbnail. */
   posterPath: string;
@@ -33,6 +37,34 @@ function postCopy(transcript: string, request: ClipRequest, language: string) {
     language,
   });
   return { description: copy.description, hashtags: copy.hashtags };
+}
+
+/** Where a clip's provenance manifest is written, next to the clip. */
+export function clipProvenancePath(clip: Pick<RenderedClip, 'path'>): string {
+  return clip.path.replace(/\.mp4$/, '') + '.provenance.json';
+}
+
+/** A clip's manifest: the caller's video (the stretch taken from it) and the caption font. */
+export function clipProvenance(request: ClipRequest, clip: RenderedClip): ProvenanceManifest {
+  const source = request.source_video
+    ? { url: request.source_video.url, field: request.channel_url ? 'channel_url' : 'vidsite_url' }
+    : { url: request.media_url ?? '', field: 'media_url' };
+  return callerVideoProvenance({
+    source,
+    sourceRange: { start: clip.startSec, end: clip.endSec },
+    output: { durationSec: clip.durationSec, width: clip.width, height: clip.height },
+    // The captions run the clip's length (its words were chosen to fill it).
+    ...(clip.captionFont && clip.captionsPath
+      ? {
+          captions: {
+            fontFamily: clip.captionFont,
+            start: 0,
+            end: clip.durationSec,
+            box: clip.quality.checks.safe_zone.caption_box,
+          },
+        }
+      : {}),
+  });
 }
 
 /** Highest score first; equal scores in the order of the source. */
@@ -64,6 +96,13 @@ export function clipJobOutput(input: ClipOutputInput): JobOutput {
         index,
         name: `clip-${index + 1}${extname(clip.posterPath) || '.jpg'}`,
       },
+      {
+        role: 'manifest',
+        path: clipProvenancePath(clip),
+        contentType: 'application/json',
+        index,
+        name: `clip-${index + 1}.provenance.json`,
+      },
     );
     return {
       index,
@@ -79,6 +118,8 @@ export function clipJobOutput(input: ClipOutputInput): JobOutput {
       height: clip.height,
       framing: clip.framing.mode,
       reframe: clip.reframe,
+      quality: clip.quality,
+      provenance: clipProvenance(request, clip),
     };
   });
 
@@ -102,6 +143,16 @@ export function clipJobOutput(input: ClipOutputInput): JobOutput {
       language,
       source_video: { ...sourceVideo, duration_sec: source.durationSec },
       ...(refundCents > 0 ? { refunded_usd_cents: refundCents } : {}),
+      ...(input.dropped && input.dropped.length > 0
+        ? {
+            dropped_clips: input.dropped.map((d) => ({
+              title: d.title,
+              startSec: d.startSec,
+              endSec: d.endSec,
+              reason: `failed its quality gate twice: ${d.reason}`,
+            })),
+          }
+        : {}),
     },
     files,
     ...(refundCents > 0

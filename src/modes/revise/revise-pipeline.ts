@@ -25,6 +25,8 @@ import type { Narrator } from '../../media/voice/narrator.ts';
 import { JobFailure } from '../../platform/errors.ts';
 import type { JobContext, JobOutput } from '../../platform/modes/mode.ts';
 import type { MediaStore } from '../../platform/storage/media-store.ts';
+import { loopShortScenes } from '../../media/quality/gated-render.ts';
+import { libraryClipFacts, renderHeldToGate, videoProvenance } from '../shared/quality-stage.ts';
 import type { FootageShotArtifact } from '../shared/stock-engine.ts';
 import type { ReviseRequest, SceneChange } from './revise-request.ts';
 import { localFile, readRevisionPlan, saveRevisionPlan, type RevisionPlan } from './revision-plan.ts';
@@ -274,7 +276,9 @@ export async function runRevision(ctx: JobContext<ReviseRequest>, deps: ReviseDe
     }
     const starts = own.map((s) => ({ startFrame: s.startFrame - first }));
     const full = join(workDir, `stretch-${n}.mp4`);
-    await renderComposition(
+    // A scene that grew past the end of its footage loops it rather than holding its last frame (a frozen
+    // stretch the quality gate would refuse).
+    const stretchSpec = await loopShortScenes(
       {
         outputPath: full,
         width: plan.width,
@@ -290,8 +294,9 @@ export async function runRevision(ctx: JobContext<ReviseRequest>, deps: ReviseDe
           : {}),
         encoding: { preset: plan.renderPreset, keyframeFrames: starts.slice(1).map((s) => s.startFrame) },
       },
-      { signal },
+      signal,
     );
+    await renderComposition(stretchSpec, { signal });
     const dir = join(workDir, `stretch-${n}`);
     await mkdir(dir, { recursive: true });
     const cut = await cutSegments(full, starts, dir, { signal });
@@ -310,22 +315,77 @@ export async function runRevision(ctx: JobContext<ReviseRequest>, deps: ReviseDe
         : await localMusic(plan.music.file, store, signal);
   }
   const output = join(workDir, 'video.mp4');
-  await joinSegments(
-    segments,
-    {
-      outputPath: output,
-      width: plan.width,
-      height: plan.height,
-      fps,
-      durationSec: totalSec,
-      scenes: [{ path: segments[0]!, inPoint: 0, duration: totalSec }],
-      narration: { path: narrationPath },
-      ...(music ? { music: { path: music.path, bed: music.bed, volume: musicOptions.volume } } : {}),
-      encoding: { preset: plan.renderPreset },
+  let assPath: string | undefined;
+  if (assText) {
+    assPath = join(workDir, 'captions.ass');
+    await writeFile(assPath, assText);
+  }
+  const sound = {
+    narration: { path: narrationPath },
+    ...(music ? { music: { path: music.path, bed: music.bed, volume: musicOptions.volume } } : {}),
+  };
+  // The whole video as one composition: what the joined delivery is measured against, and what is rendered
+  // in full (keyframes at the scene starts, so it is cut into segments again) when the delivery fails its gate.
+  const whole: ComposeSpec = {
+    outputPath: output,
+    width: plan.width,
+    height: plan.height,
+    fps,
+    durationSec: totalSec,
+    scenes: scenes.flatMap((s) => s.pieces),
+    ...sound,
+    ...(assPath ? { ass: { path: assPath, ...(fontsDir ? { fontsDir } : {}) } } : {}),
+    ...(logo ? { logo: { path: logo } } : {}),
+    ...(plan.watermark ? { watermark: { text: plan.watermark } } : {}),
+    ...(plan.progressBar ? { progressBar: plan.progressBar } : {}),
+    encoding: {
+      preset: plan.renderPreset,
+      keyframeFrames: scenes.slice(1).map((s) => s.startFrame),
     },
-    workDir,
-    { signal },
-  );
+  };
+  const { quality } = await renderHeldToGate(ctx, {
+    spec: whole,
+    narrationWords: words,
+    render: { signal },
+    firstRender: async () => {
+      await joinSegments(
+        segments,
+        {
+          outputPath: output,
+          width: plan.width,
+          height: plan.height,
+          fps,
+          durationSec: totalSec,
+          scenes: [{ path: segments[0]!, inPoint: 0, duration: totalSec }],
+          ...sound,
+          encoding: { preset: plan.renderPreset },
+        },
+        workDir,
+        { signal },
+      );
+      return { outputPath: output, mixLoudness: null, gain: null };
+    },
+    rerenderSpec: async (spec) => {
+      const pieces: ComposeScene[] = [];
+      for (const piece of spec.scenes)
+        pieces.push({ ...piece, path: await localFile(store, piece.path, signal) });
+      return { ...spec, scenes: pieces };
+    },
+  });
+  // A full re-render replaced the joined segments: the plan's segments are cut from it instead.
+  const rerendered = quality.attempts > 1;
+  const provenance = await videoProvenance(ctx, {
+    spec: whole,
+    scenes: await libraryClipFacts(
+      deps.library,
+      scenes.flatMap((s) => s.clipIds),
+    ),
+    ...(music ? { music } : {}),
+    voiceId: plan.voice.voiceId,
+    words,
+    ...(captionStyle ? { captionFont: captionStyle.fontFamily } : {}),
+    captionBox: quality.checks.safe_zone.caption_box,
+  });
 
   await ctx.progress('poster', 92, 'Making the poster image.');
   const poster = join(workDir, 'poster.jpg');
@@ -333,11 +393,6 @@ export async function runRevision(ctx: JobContext<ReviseRequest>, deps: ReviseDe
   const probed = await probeMedia(output);
   const srt = join(workDir, 'captions.srt');
   await writeFile(srt, toSrt(words));
-  let assPath: string | undefined;
-  if (assText) {
-    assPath = join(workDir, 'captions.ass');
-    await writeFile(assPath, assText);
-  }
 
   const artifacts = {
     ...plan.artifacts,
@@ -382,7 +437,7 @@ export async function runRevision(ctx: JobContext<ReviseRequest>, deps: ReviseDe
         frames: s.frames,
         pieces: s.pieces,
         clipIds: s.clipIds,
-        segmentPath: segments[i]!,
+        ...(rerendered ? {} : { segmentPath: segments[i]! }),
       })),
       words,
       narrationPath,
@@ -404,11 +459,12 @@ export async function runRevision(ctx: JobContext<ReviseRequest>, deps: ReviseDe
   );
 
   return {
-    artifacts,
+    artifacts: { ...artifacts, quality, provenance: provenance.manifest },
     files: [
       { role: 'video', path: output, contentType: 'video/mp4', name: 'video.mp4' },
       { role: 'thumbnail', path: poster, contentType: 'image/jpeg', name: 'poster.jpg' },
       { role: 'subtitle', path: srt, contentType: 'application/x-subrip', name: 'captions.srt' },
+      provenance.file,
       ...(assPath
         ? [{ role: 'subtitle' as const, path: assPath, contentType: 'text/x-ssa', name: 'captions.ass' }]
         : []),

@@ -21,9 +21,20 @@ import {
   renderCompositionGated,
   type GatedRenderInput,
   type GatedRenderResult,
+  type QualityArtifact,
 } from '../../media/quality/gated-render.ts';
-import { describeFailures } from '../../media/quality/quality-gate.ts';
+import { deliverGated, type GatedDeliveryInput } from '../../media/quality/gated-delivery.ts';
+import { describeFailures, type QualityReport } from '../../media/quality/quality-gate.ts';
 import type { WordTiming } from '../../media/types.ts';
+
+async function reportRerender(ctx: JobContext<unknown>, report: QualityReport): Promise<void> {
+  ctx.log.warn({ failed: report.failed }, 'render failed its quality gate; rendering again');
+  await ctx.progress(
+    'quality',
+    90,
+    `The render failed its quality gate (${describeFailures(report)}); rendering it once more with corrected parameters.`,
+  );
+}
 
 /** Renders a composition held to the quality gate (docs/quality.md); a second failure fails the job. */
 export async function renderHeldToGate(
@@ -33,16 +44,22 @@ export async function renderHeldToGate(
   try {
     return await renderCompositionGated({
       ...input,
-      onRerender: async (report) => {
-        const failures = describeFailures(report);
-        ctx.log.warn({ failed: report.failed }, 'render failed its quality gate; rendering again');
-        await ctx.progress(
-          'quality',
-          90,
-          `The render failed its quality gate (${failures}); rendering it once more with corrected parameters.`,
-        );
-      },
+      onRerender: (report) => reportRerender(ctx, report),
     });
+  } catch (error) {
+    if (error instanceof QualityGateError)
+      throw new JobFailure(jobErrors.qualityGateFailed(describeFailures(error.report)));
+    throw error;
+  }
+}
+
+/** A render of the caller's own video (a clip, a caption burn-in) held to its gate; a second failure fails the job. */
+export async function holdToGate(
+  ctx: JobContext<unknown>,
+  input: Omit<GatedDeliveryInput, 'onRerender'>,
+): Promise<QualityArtifact> {
+  try {
+    return await deliverGated({ ...input, onRerender: (report) => reportRerender(ctx, report) });
   } catch (error) {
     if (error instanceof QualityGateError)
       throw new JobFailure(jobErrors.qualityGateFailed(describeFailures(error.report)));

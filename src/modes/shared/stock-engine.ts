@@ -40,6 +40,7 @@ import type { Narrator } from '../../media/voice/narrator.ts';
 import type { Brand, CaptionStyle, MusicOptions, ProgressBar } from './field-schemas.ts';
 import type { ContentPurpose, ContentStyle } from './enums.ts';
 import { renderGapWarning } from './footage-match-warnings.ts';
+import { CALLER_FOOTAGE_POLICY } from '../../media/quality/quality-gate.ts';
 import { renderHeldToGate, stockProvenance } from './quality-stage.ts';
 import { keepForRevision, sceneTimeline } from '../revise/scene-cache.ts';
 
@@ -269,7 +270,10 @@ export async function runStockEngine(
   const { quality } = await renderHeldToGate(ctx, {
     spec,
     narrationWords: voice.words,
-    context: { requestedSec: request.durationSec },
+    context: {
+      requestedSec: request.durationSec,
+      ...(request.assetUrls.length > 0 ? { policy: CALLER_FOOTAGE_POLICY } : {}),
+    },
     render: {
       signal,
       onProgress: (fraction) => {

@@ -115,6 +115,18 @@ export function visionThreadRunning(): boolean {
   return thread !== null;
 }
 
+/**
+ * Stops the vision thread now if no call is waiting on it: a render about to start has no use for the models'
+ * memory, which would otherwise stay until the idle time ran out.
+ */
+export function releaseIdleVision(): void {
+  const current = thread;
+  if (!current || current.pending.size > 0) return;
+  thread = null;
+  clearTimeout(current.idle);
+  void current.worker.terminate();
+}
+
 /** Stops the vision thread now; calls still waiting fail. For shutdown. */
 export async function stopVisionThread(): Promise<void> {
   const current = thread;

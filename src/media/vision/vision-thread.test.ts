@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { cutRaw, MAN_AT_TABLE, SAMPLES } from '../../../test/support/sample-photos.ts';
 import {
   detectFaces,
+  releaseIdleVision,
   segmentPerson,
   stopVisionThread,
   visionThreadRunning,
@@ -55,6 +56,21 @@ test('faces and a person mask come back from the thread whole, and the thread ex
     assert.deepEqual(again[0]!.box, face!.box, 'and gets the same answer');
   } finally {
     delete process.env.VISION_THREAD_IDLE_MS;
+    await stopVisionThread();
+  }
+});
+
+test('a render about to start releases an idle thread at once, never one still answering', async () => {
+  try {
+    const photo = await cutRaw(SAMPLES, MAN_AT_TABLE);
+    const waiting = segmentPerson(photo);
+    releaseIdleVision();
+    assert.ok(visionThreadRunning(), 'a call is waiting: the thread stays');
+    assert.ok(await waiting, 'and the call is answered');
+    assert.ok(visionThreadRunning(), 'idle, within its idle time');
+    releaseIdleVision();
+    assert.equal(visionThreadRunning(), false, 'released at once');
+  } finally {
     await stopVisionThread();
   }
 });

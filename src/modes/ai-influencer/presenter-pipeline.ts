@@ -60,6 +60,7 @@ import {
   type GeneratedStillRecord,
   type PlacedScene,
 } from './generated-broll.ts';
+import { releaseIdleVision } from '../../media/vision/index.ts';
 import { pricedStills, type PresenterLayout, type PresenterRequest } from './presenter-request.ts';
 
 // A presenter video: the script (sent, or written hook-first from the topic and checked), the narration, the
@@ -515,6 +516,8 @@ export async function runPresenter(
   branding: Branding,
   deps: PresenterDeps,
 ): Promise<JobOutput> {
+  // The persona was analysed beforehand, maybe in this process a moment ago: its models' memory goes now.
+  releaseIdleVision();
   const r = ctx.request;
   const { workDir, services, signal } = ctx;
   const frame = outputSize(r.aspect_ratio);

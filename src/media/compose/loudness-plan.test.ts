@@ -8,7 +8,8 @@ describe('initialGain', () => {
   const cases: [string, number, number, ReturnType<typeof initialGain>][] = [
     ['quiet mix with headroom', -24, -16, { gainDb: 10, limiter: false }],
     ['gain would push peaks over the ceiling', -20, -4, { gainDb: 6, limiter: true }],
-    ['peak exactly at the ceiling', -20, -7.5, { gainDb: 6, limiter: false }],
+    ['peak between the limiter ceiling and the target', -20, -7.5, { gainDb: 6, limiter: true }],
+    ['peak exactly at the limiter ceiling', -20, -8.5, { gainDb: 6, limiter: false }],
     ['loud mix is turned down', -9, -0.5, { gainDb: -5, limiter: false }],
     ['silence', -70, -Infinity, { gainDb: 0, limiter: false }],
   ];

@@ -82,7 +82,7 @@ describe('buildComposeCommand', () => {
       'color=c=0xFF0000:s=270x4:r=30:d=6[barsrc]',
       '[vmark][barsrc]overlay=x=-w+w*t/5.966667:y=0[vbar]',
       ...AUDIO_MIX,
-      '[mix]volume=3.46dB,alimiter=limit=0.7499:attack=5:release=50:level=false:latency=true[aout]',
+      '[mix]volume=3.46dB,alimiter=limit=0.7499:attack=5:release=50:level=false:latency=true,afade=t=in:d=0.02[aout]',
     ];
     assert.deepEqual(args, [
       '-y',
@@ -174,7 +174,7 @@ describe('buildComposeCommand', () => {
       graph,
       `[0:v]${COVER},loop=loop=179:size=1,setpts=N/30/TB[v0];` +
         `[1:a]${FMT},volume=0.5,afade=t=out:st=5:d=1,atrim=duration=6[music];` +
-        '[music]volume=-2dB[aout]',
+        '[music]volume=-2dB,afade=t=in:d=0.02[aout]',
     );
   });
 
@@ -270,7 +270,7 @@ describe('a library bed', () => {
     assert.deepEqual(graph, [
       `[0:v]${COVER},loop=loop=899:size=1,setpts=N/30/TB[v0]`,
       ...bedMix(1),
-      '[mix]volume=2dB[aout]',
+      '[mix]volume=2dB,afade=t=in:d=0.02[aout]',
     ]);
   });
 
@@ -299,7 +299,7 @@ describe('a library bed', () => {
       `[2:a]${FMT},atrim=start_sample=0:end_sample=336000,asetpts=PTS-STARTPTS[bedloop]`,
       '[bedloop]afade=t=out:ss=252000:ns=84000[bed]',
       '[bed]volume=0.3,afade=t=in:st=0:d=0.5,atrim=duration=7[music]',
-      '[music]volume=2dB[aout]',
+      '[music]volume=2dB,afade=t=in:d=0.02[aout]',
     ]);
   });
 });

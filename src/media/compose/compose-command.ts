@@ -29,12 +29,16 @@ export function buildAudioMeasureCommand(spec: ComposeSpec): FfmpegCommand | nul
   };
 }
 
+const OPENING_FADE = 'afade=t=in:d=0.02';
+
 /** The mix's last stage into `[aout]`: the planned gain, else single-pass loudnorm, else silence. */
 export function audioTail(resolved: ResolvedSpec, mixOutput: string | null): string {
   if (mixOutput === null)
     return `anullsrc=r=48000:cl=stereo,atrim=duration=${num(resolved.durationSec)}[aout]`;
   const { gain, integratedLufs, truePeakDb } = resolved.loudness;
-  if (gain) return `[${mixOutput}]${gainFilter(gain, resolved.loudness)}[aout]`;
+  // The limiter lets the first milliseconds through while its look-ahead fills (a bed's opening hit reached
+  // −0.5 dBFS under a −2.5 dB ceiling): a 20 ms fade-in keeps the opening under it.
+  if (gain) return `[${mixOutput}]${gainFilter(gain, resolved.loudness)},${OPENING_FADE}[aout]`;
   // Unmeasured: loudnorm's single-pass dynamic mode (about ±1 LU); it runs at 192 kHz, hence the resample.
   return `[${mixOutput}]loudnorm=I=${num(integratedLufs)}:TP=${num(truePeakDb)},aresample=48000[aout]`;
 }

@@ -10,6 +10,7 @@ import { runFfmpeg } from '../src/media/ffmpeg/runner.ts';
 import { freeMegabytes } from '../src/platform/health/disk-space.ts';
 import { startTestService, waitForJob, type TestService } from './support/test-service.ts';
 import { testMode } from './support/test-mode.ts';
+import { jobLedger } from './support/job-ledger.ts';
 
 // DATA_DIR is a real 20 MB tmpfs, so "the disk is full" is the kernel's ENOSPC, met by a real ffmpeg and by a
 // real write. Mounting needs root (CAP_SYS_ADMIN); elsewhere the suite is skipped and says why.
@@ -102,17 +103,6 @@ async function submit(service: TestService, topic: string): Promise<string> {
   return response.body.data.job_id;
 }
 
-async function ledgerOf(
-  service: TestService,
-  jobId: string,
-): Promise<{ kind: string; amount_cents: number }[]> {
-  const { rows } = await service.runtime.database.pool.query(
-    'SELECT kind, amount_cents FROM ledger_entries WHERE job_id = $1 ORDER BY id',
-    [jobId],
-  );
-  return rows;
-}
-
 void describe('a render that runs out of disk', () => {
   for (const [topic, writer] of [
     ['ffmpeg-fill', 'ffmpeg'],
@@ -128,7 +118,7 @@ void describe('a render that runs out of disk', () => {
         assert.equal(job.error.retryable, true);
         assert.equal(job.attempts, 1, 'a full disk is not retried on the same full disk');
         assert.equal(job.artifacts.videoUrl, undefined);
-        assert.deepEqual(await ledgerOf(service, jobId), [
+        assert.deepEqual(await jobLedger(service, jobId), [
           { kind: 'charge', amount_cents: -60 },
           { kind: 'refund', amount_cents: 60 },
         ]);
@@ -157,7 +147,7 @@ void describe('storing the files when the media folder fills up', () => {
           const job = await waitForJob(service, jobId, { timeoutMs: 60_000 });
           assert.equal(job.status, 'failed', JSON.stringify(job));
           assert.equal(job.error.code, 'DISK_FULL');
-          assert.deepEqual(await ledgerOf(service, jobId), [
+          assert.deepEqual(await jobLedger(service, jobId), [
             { kind: 'charge', amount_cents: -60 },
             { kind: 'refund', amount_cents: 60 },
           ]);

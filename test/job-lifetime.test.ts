@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { spawnChildService } from './support/child-process.ts';
 import { startTestService, waitForJob, type TestService } from './support/test-service.ts';
+import { jobLedger } from './support/job-ledger.ts';
 
 const LIFETIME_SECONDS = 2;
 const env = { JOB_MAX_LIFETIME_SECONDS: String(LIFETIME_SECONDS) };
@@ -14,17 +15,6 @@ async function submit(service: TestService, body: Record<string, unknown>): Prom
   });
   assert.equal(response.status, 202, response.text);
   return response.body.data.job_id;
-}
-
-async function ledgerOf(
-  service: TestService,
-  jobId: string,
-): Promise<{ kind: string; amount_cents: number }[]> {
-  const { rows } = await service.runtime.database.pool.query(
-    'SELECT kind, amount_cents FROM ledger_entries WHERE job_id = $1 ORDER BY id',
-    [jobId],
-  );
-  return rows;
 }
 
 function assertTimedOut(job: any): void {
@@ -57,7 +47,7 @@ void describe('maximum job lifetime', () => {
 
       // Whoever noticed the deadline (the worker's own timer or the reaper), there is exactly one refund.
       await sleep(2000);
-      assert.deepEqual(await ledgerOf(service, jobId), [
+      assert.deepEqual(await jobLedger(service, jobId), [
         { kind: 'charge', amount_cents: -60 },
         { kind: 'refund', amount_cents: 60 },
       ]);
@@ -89,7 +79,7 @@ void describe('maximum job lifetime', () => {
       assert.equal(job.artifacts.videoUrl, undefined, 'an overdue job is not rendered');
       assert.ok(!job.progress.some((p: { stage: string }) => p.stage === 'render'));
       await sleep(1500);
-      assert.deepEqual(await ledgerOf(api, jobId), [
+      assert.deepEqual(await jobLedger(api, jobId), [
         { kind: 'charge', amount_cents: -60 },
         { kind: 'refund', amount_cents: 60 },
       ]);
@@ -120,7 +110,7 @@ void describe('maximum job lifetime', () => {
       assertTimedOut(job);
       assert.equal(job.attempts, 1, 'the queue did not hand the job out again: the lease is 10 minutes');
       await sleep(1500);
-      assert.deepEqual(await ledgerOf(api, jobId), [
+      assert.deepEqual(await jobLedger(api, jobId), [
         { kind: 'charge', amount_cents: -60 },
         { kind: 'refund', amount_cents: 60 },
       ]);

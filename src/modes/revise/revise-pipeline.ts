@@ -27,7 +27,7 @@ import type { JobContext, JobOutput } from '../../platform/modes/mode.ts';
 import type { MediaStore } from '../../platform/storage/media-store.ts';
 import { loopShortScenes } from '../../media/quality/gated-render.ts';
 import { libraryClipFacts, renderHeldToGate, videoProvenance } from '../shared/quality-stage.ts';
-import type { FootageShotArtifact } from '../shared/stock-engine.ts';
+import { composedVideoFiles, type FootageShotArtifact } from '../shared/stock-engine.ts';
 import type { ReviseRequest, SceneChange } from './revise-request.ts';
 import { localFile, readRevisionPlan, saveRevisionPlan, type RevisionPlan } from './revision-plan.ts';
 
@@ -460,15 +460,7 @@ export async function runRevision(ctx: JobContext<ReviseRequest>, deps: ReviseDe
 
   return {
     artifacts: { ...artifacts, quality, provenance: provenance.manifest },
-    files: [
-      { role: 'video', path: output, contentType: 'video/mp4', name: 'video.mp4' },
-      { role: 'thumbnail', path: poster, contentType: 'image/jpeg', name: 'poster.jpg' },
-      { role: 'subtitle', path: srt, contentType: 'application/x-subrip', name: 'captions.srt' },
-      provenance.file,
-      ...(assPath
-        ? [{ role: 'subtitle' as const, path: assPath, contentType: 'text/x-ssa', name: 'captions.ass' }]
-        : []),
-    ],
+    files: composedVideoFiles({ video: output, poster, srt, manifest: provenance.file, ass: assPath }),
   };
 }
 

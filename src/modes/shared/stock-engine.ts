@@ -340,23 +340,27 @@ export async function runStockEngine(
   });
   return {
     artifacts: { ...artifacts, quality, provenance: provenance.manifest },
-    files: [
-      { role: 'video', path: output, contentType: 'video/mp4', name: 'video.mp4' },
-      { role: 'thumbnail', path: poster, contentType: 'image/jpeg', name: 'poster.jpg' },
-      { role: 'subtitle', path: srt, contentType: 'application/x-subrip', name: 'captions.srt' },
-      provenance.file,
-      ...(captions
-        ? [
-            {
-              role: 'subtitle' as const,
-              path: captions.path,
-              contentType: 'text/x-ssa',
-              name: 'captions.ass',
-            },
-          ]
-        : []),
-    ],
+    files: composedVideoFiles({ video: output, poster, srt, manifest: provenance.file, ass: captions?.path }),
   };
+}
+
+/** The files a composed video delivers: the MP4, its poster, SRT captions, the provenance manifest, the ASS. */
+export function composedVideoFiles(files: {
+  video: string;
+  poster: string;
+  srt: string;
+  manifest: JobOutput['files'][number];
+  ass: string | undefined;
+}): JobOutput['files'] {
+  return [
+    { role: 'video', path: files.video, contentType: 'video/mp4', name: 'video.mp4' },
+    { role: 'thumbnail', path: files.poster, contentType: 'image/jpeg', name: 'poster.jpg' },
+    { role: 'subtitle', path: files.srt, contentType: 'application/x-subrip', name: 'captions.srt' },
+    files.manifest,
+    ...(files.ass
+      ? [{ role: 'subtitle' as const, path: files.ass, contentType: 'text/x-ssa', name: 'captions.ass' }]
+      : []),
+  ];
 }
 
 /** The fields of a stock-engine request the footage stage reads. */

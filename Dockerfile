@@ -1,15 +1,14 @@
 # Reelsmith's image: one image for the API (`npm start`, RUN_WORKER=0 for API-only) and for workers
-# (`src/cli/worker.ts`). compose.yaml runs it with PostgreSQL and an S3-compatible store; docs/deploy.md.
+# (`build/cli/worker.js`). compose.yaml runs it with PostgreSQL and an S3-compatible store; docs/deploy.md.
 # The system packages come from scripts/install-system-packages.sh, the one list README, CI and this image
 # share (test/container-files.test.ts keeps it so).
 
-# Build stage: every npm dependency (the client workspace compiles with the dev tools), then the dev tools go.
+# Build stage: every npm dependency, the service compiled to build/ and the client workspace (both by `npm ci`'s
+# prepare scripts, with the dev tools), then the dev tools go.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
-COPY package.json package-lock.json ./
-COPY client ./client
-RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
 COPY . .
+RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
 
 # Runtime stage: the system packages, the app, and a user without privileges.
 FROM node:20-bookworm-slim AS runtime
@@ -31,4 +30,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/api/v1/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node itself is the main process (not npm), so SIGTERM reaches the graceful shutdown.
-CMD ["node", "--import", "tsx", "src/cli/serve.ts"]
+CMD ["node", "build/cli/serve.js"]

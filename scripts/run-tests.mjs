@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs every test file with Node's test runner. Integration tests need PostgreSQL: with DATABASE_URL set
 // they use that server; otherwise this script starts an embedded PostgreSQL for the run and removes it after.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,10 @@ const files = ['src', 'test']
   .flatMap((dir) => findTests(join(root, dir)))
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
   .sort();
+
+// The tests that start the service as an operator does run the compiled build/ (`npm start`'s code).
+const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
 
 let embedded;
 let embeddedDir;

@@ -100,7 +100,7 @@ void describe('Dockerfile', () => {
 
     const cmd = runtime.filter((i) => i.keyword === 'CMD').at(-1);
     assert.ok(cmd);
-    assert.deepEqual(JSON.parse(cmd.args), ['node', '--import', 'tsx', 'src/cli/serve.ts']);
+    assert.deepEqual(JSON.parse(cmd.args), ['node', 'build/cli/serve.js']);
   });
 
   void test('CI installs with the same script', () => {
@@ -121,7 +121,7 @@ void describe('compose.yaml', () => {
     assert.match(services.postgres?.image ?? '', /^postgres:/);
     assert.match(services.minio?.image ?? '', /minio/);
     assert.equal(services.api?.environment?.RUN_WORKER, '0');
-    assert.deepEqual(services.worker?.command, ['node', '--import', 'tsx', 'src/cli/worker.ts']);
+    assert.deepEqual(services.worker?.command, ['node', 'build/cli/worker.js']);
     assert.equal(services.worker?.ports, undefined, 'a published port would stop --scale worker=3');
   });
 

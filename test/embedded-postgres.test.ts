@@ -130,7 +130,7 @@ void describe('embedded PostgreSQL, one cluster per DATA_DIR', () => {
       cleanups.push(() => rm(privateDir, { recursive: true, force: true }));
       await chmod(privateDir, 0o700);
       const app = join(privateDir, 'app');
-      for (const entry of ['src', 'migrations', 'package.json', 'tsconfig.json'])
+      for (const entry of ['build', 'migrations', 'package.json'])
         await cp(join(repository, entry), join(app, entry), { recursive: true });
       // Packages are linked from this checkout, except PostgreSQL's binaries: those are copied in, so that,
       // as in a clone under /root, they are reachable only through the private folder. A version of their

@@ -12,8 +12,8 @@ import { startTestService, waitForJob, type TestService } from './support/test-s
 import { testMode, testModeSchema, type TestRequest } from './support/test-mode.ts';
 
 // The account library (spec 2 §2.5, §4.4) on the real service: real jobs of fast fake modes standing in for
-// Magic (a stock-mode video), clips and transcription, one real stock video from the real pipeline, and the
-// library read through HTTP as a caller sees it.
+// Magic (a stock-mode video), clips and transcription, one real stock video from the real pipeline and its
+// scene revisions, and the library read through HTTP as a caller sees it.
 
 const LIBRARY = '/api/v1/b2b/library/videos';
 const HEX24 = /^[0-9a-f]{24}$/;
@@ -448,5 +448,50 @@ void describe('a real stock video', () => {
     const video = await fetch(item.media_access.video_url);
     assert.equal(video.status, 200);
     assert.ok((await video.arrayBuffer()).byteLength > 100_000);
+  });
+
+  void test('a revision of it is a stock video of its own, about what its source was about', async () => {
+    const source = await itemOf(stockJobId, '&customer_id=real-stock');
+    // A music-only revision: the audio is remixed, no scene is drawn again.
+    const revise = (jobId: string) =>
+      service.call('POST', `/api/v1/jobs/${jobId}/revise`, {
+        body: { music: { volume: 0.1 } },
+        headers: { 'idempotency-key': `lib-revise-${jobId}` },
+      });
+    const first = await revise(stockJobId);
+    assert.equal(first.status, 202, first.text);
+    const revisionId: string = first.body.data.job_id;
+    const processing = await itemOf(revisionId, '&customer_id=real-stock');
+    assert.ok(processing, 'the revision is listed under its source’s customer while it renders');
+    assert.equal(processing.mode, 'stock');
+    assert.equal(processing.operation, 'revision');
+
+    assert.equal((await waitForJob(service, revisionId, { timeoutMs: 120_000 })).status, 'completed');
+    // A revision of the revision still reads the metadata of the first video.
+    const second = await revise(revisionId);
+    assert.equal(second.status, 202, second.text);
+    const again = await waitForJob(service, second.body.data.job_id, { timeoutMs: 120_000 });
+    assert.equal(again.status, 'completed', JSON.stringify(again.error));
+
+    const items = (await list('?customer_id=real-stock&limit=100')).items;
+    assert.deepEqual(
+      items.map((i) => i.job_id),
+      [second.body.data.job_id, revisionId, stockJobId],
+    );
+    for (const revision of items.slice(0, 2)) {
+      libraryVideoSchema.parse(revision);
+      assert.equal(revision.mode, 'stock');
+      assert.equal(revision.operation, 'revision');
+      assert.equal(revision.status, 'completed');
+      assert.notEqual(revision.video_id, source.video_id);
+      assert.equal(revision.metadata.title, source.metadata.title);
+      assert.deepEqual(revision.metadata.customer, source.metadata.customer);
+      assert.equal(revision.metadata.content_purpose, 'education');
+      assert.equal(revision.media_access.status, 'available');
+      assert.notEqual(revision.media_access.video_url, source.media_access.video_url);
+      const read = await service.call('GET', `${LIBRARY}/${revision.video_id}`);
+      assert.equal(read.status, 200, read.text);
+      assert.equal(read.body.data.metadata.content_purpose, 'education');
+    }
   });
 });

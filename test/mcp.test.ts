@@ -1,16 +1,21 @@
 // The MCP endpoint (spec 2 §4.5) through the SDK's own client over real HTTP: the 24 tools with their routes'
 // input schemas, tool calls priced, validated and refused exactly as their REST routes, paid renders that need
-// idempotency_key and answer their receipt at once, and the API's 401 before any JSON-RPC.
+// idempotency_key and answer their receipt at once, and the API's 401 before any JSON-RPC. Every one of the 24
+// tools is called at least once and must reach its registered route (the last test checks).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import sharp from 'sharp';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createKitSchema, listKitsQuerySchema, updateKitSchema } from '../src/brand/kits/kit-input.ts';
 import { inputJsonSchema } from '../src/mcp/tool-schema.ts';
 import { mcpTools } from '../src/mcp/tools.ts';
 import { productModes } from '../src/modes/index.ts';
+import { PRICE_TABLE } from '../src/platform/pricing/price-table.ts';
 import {
   addLookSchema,
   createPersonaSchema,
@@ -19,6 +24,8 @@ import {
 import { articleRequestSchema } from '../src/publishing/articles/article-request.ts';
 import { hookRequestSchema } from '../src/signals/hooks/hook-request.ts';
 import { radarSchema } from '../src/signals/radar/radar-query.ts';
+import { cutRaw, MAN_AT_TABLE, SAMPLES } from './support/sample-photos.ts';
+import { SignalSourcesServer } from './support/signal-sources-server.ts';
 import { startTestService, type TestService } from './support/test-service.ts';
 
 const SPEC_TOOLS = [
@@ -50,6 +57,13 @@ const SPEC_TOOLS = [
 
 let service: TestService;
 let client: Client;
+/** The trend sources get_trending reads, replayed on loopback. */
+let sources: SignalSourcesServer;
+/** Serves one real photo of one person, for a persona. */
+let photos: http.Server;
+let photoUrl: string;
+/** Every answer of every tool call made by these tests: the last test checks each tool reached its route. */
+const answers = new Map<string, { via: string; status: number; code?: string; message?: string }[]>();
 /** The live job the paid test made (queued: no worker runs). */
 let paidJobId: string;
 
@@ -76,6 +90,15 @@ async function callTool(name: string, args: Record<string, unknown>, mcp = clien
   const body = JSON.parse(content[0].text);
   // The text and the structured content carry the same answer.
   assert.deepEqual(result.structuredContent, body);
+  answers.set(name, [
+    ...(answers.get(name) ?? []),
+    {
+      via: body.transport.via,
+      status: body.transport.status,
+      code: body.error?.code,
+      message: body.error?.message,
+    },
+  ]);
   return { isError: result.isError === true, body };
 }
 
@@ -88,11 +111,28 @@ async function balance(): Promise<number> {
 const key = () => `mcp-test-${randomBytes(6).toString('hex')}`;
 
 before(async () => {
+  sources = await SignalSourcesServer.start();
+  const man = await cutRaw(SAMPLES, MAN_AT_TABLE, { width: 844 });
+  const photo = await sharp(man.data, { raw: { width: man.width, height: man.height, channels: 3 } })
+    .jpeg({ quality: 92 })
+    .toBuffer();
+  photos = http.createServer((req, res) => {
+    if (req.url !== '/man.jpg') return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo);
+  });
+  await new Promise<void>((resolve) => photos.listen(0, '127.0.0.1', resolve));
+  photoUrl = `http://127.0.0.1:${(photos.address() as AddressInfo).port}/man.jpg`;
   // No worker: paid renders are accepted and stay queued, so the tests show receipts without rendering.
   service = await startTestService({
     modes: productModes,
     worker: false,
-    env: { PLATFORM_TOKEN_KEY: randomBytes(32).toString('base64') },
+    env: {
+      PLATFORM_TOKEN_KEY: randomBytes(32).toString('base64'),
+      TRENDS_FEEDS: JSON.stringify(sources.feeds()),
+      TRENDS_HN_BASE_URL: sources.baseUrls.hackerNews,
+      TRENDS_GDELT_BASE_URL: sources.baseUrls.gdelt,
+      TRENDS_WIKIMEDIA_BASE_URL: sources.baseUrls.wikimedia,
+    },
   });
   client = await connect(service.account.live_key);
 });
@@ -100,6 +140,8 @@ before(async () => {
 after(async () => {
   await client.close();
   await service.stop();
+  await sources.close();
+  await new Promise((resolve) => photos.close(resolve));
 });
 
 void describe('MCP endpoint', () => {
@@ -389,6 +431,164 @@ void describe('MCP endpoint', () => {
     assert.equal(notPosting.body.transport.via, 'mcp');
   });
 
+  void test('the article, persona, presenter, AI video, clip, preview and trend tools reach their routes', async () => {
+    const start = await balance();
+    const articleKey = key();
+    const article = await callTool('generate_article', {
+      topic: 'how compound interest grows savings',
+      contentType: 'evergreen',
+      idempotency_key: articleKey,
+    });
+    assert.equal(article.isError, false, JSON.stringify(article.body));
+    assert.deepEqual(article.body.transport, { status: 200, ok: true, via: 'POST /api/v1/articles' });
+    assert.match(article.body.data.article_id, /^art_/);
+    assert.equal(article.body.data.quality.passed, true);
+    assert.ok(article.body.data.markdown.includes('compound interest'));
+    const articlePrice = PRICE_TABLE.seo_article.usdCents;
+    assert.equal(await balance(), start - articlePrice);
+    const articleReplay = await callTool('generate_article', {
+      topic: 'how compound interest grows savings',
+      contentType: 'evergreen',
+      idempotency_key: articleKey,
+    });
+    assert.equal(articleReplay.body.data.article_id, article.body.data.article_id);
+    assert.equal(await balance(), start - articlePrice);
+    const articleNoKey = await callTool('generate_article', { topic: 'index funds' });
+    assert.equal(articleNoKey.body.error.code, 'IDEMPOTENCY_KEY_REQUIRED');
+    assert.equal(articleNoKey.body.transport.via, 'mcp');
+    // Articles have no dry run: the route itself says so, for free.
+    const articleDry = await callTool('generate_article', { topic: 'index funds', dry_run: true });
+    assert.equal(articleDry.body.error.code, 'DRY_RUN_NOT_SUPPORTED');
+    assert.equal(articleDry.body.transport.via, 'POST /api/v1/articles');
+
+    // The route checks the photo before it charges: a body without one is its own free 400.
+    const noPhoto = await callTool('create_avatar', { name: 'Sam', idempotency_key: key() });
+    assert.equal(noPhoto.isError, true);
+    assert.equal(noPhoto.body.error.details.fields[0].field, 'image_url');
+    assert.deepEqual(noPhoto.body.transport, { status: 400, ok: false, via: 'POST /api/v1/avatars' });
+    const beforePersona = await balance();
+    const persona = await callTool('create_avatar', {
+      image_url: photoUrl,
+      name: 'Sam',
+      idempotency_key: key(),
+    });
+    assert.equal(persona.isError, false, JSON.stringify(persona.body));
+    assert.deepEqual(persona.body.transport, { status: 201, ok: true, via: 'POST /api/v1/avatars' });
+    assert.equal(persona.body.data.status, 'ready');
+    const avatarId: string = persona.body.data.avatar_id;
+    assert.equal(await balance(), beforePersona - PRICE_TABLE.avatar_creation.usdCents);
+    const listed = await callTool('list_avatars', {});
+    assert.deepEqual(
+      listed.body.data.avatars.map((avatar: { avatar_id: string }) => avatar.avatar_id),
+      [avatarId],
+    );
+
+    const look = await callTool('create_avatar_look', { avatar_id: avatarId, image_url: photoUrl });
+    assert.equal(look.body.transport.via, `POST /api/v1/avatars/${avatarId}/looks`);
+    // The same photo again is a look of the same person, added free.
+    assert.equal(look.isError, false, JSON.stringify(look.body));
+    assert.equal(look.body.transport.status, 201);
+    assert.match(look.body.data.look_id, /^look_/);
+    assert.equal(look.body.data.primary, false);
+    assert.equal(await balance(), beforePersona - PRICE_TABLE.avatar_creation.usdCents);
+    const noLook = await callTool('create_avatar_look', {
+      avatar_id: 'avatar_abcdefghij0123456789',
+      image_url: photoUrl,
+    });
+    assert.equal(noLook.body.error.code, 'AVATAR_NOT_FOUND');
+    assert.deepEqual(noLook.body.transport, {
+      status: 404,
+      ok: false,
+      via: 'POST /api/v1/avatars/avatar_abcdefghij0123456789/looks',
+    });
+
+    const beforePresenter = await balance();
+    const presenter = await callTool('generate_ai_influencer', {
+      avatar_id: avatarId,
+      script: 'Three habits changed how I save money. First, pay yourself before anything else.',
+      engine: 'avatar_iii',
+      dry_run: true,
+    });
+    assert.equal(presenter.isError, false, JSON.stringify(presenter.body));
+    assert.deepEqual(presenter.body.transport, {
+      status: 200,
+      ok: true,
+      via: 'POST /api/v1/videos/ai-influencer',
+    });
+    assert.equal(presenter.body.data.dry_run, true);
+    assert.ok(presenter.body.data.price.usd_cents > 0);
+    const presenterNoKey = await callTool('generate_ai_influencer', {
+      avatar_id: avatarId,
+      script: 'Pay yourself first.',
+    });
+    assert.equal(presenterNoKey.body.error.code, 'IDEMPOTENCY_KEY_REQUIRED');
+    assert.equal(await balance(), beforePresenter);
+
+    const clips = await callTool('clip_youtube', {
+      vidsite_url: 'https://youtu.be/dQw4w9WgXcQ',
+      clip_count: 2,
+      dry_run: true,
+    });
+    assert.equal(clips.isError, false, JSON.stringify(clips.body));
+    assert.equal(clips.body.transport.via, 'POST /api/v1/clipper/vidsite');
+    assert.equal(clips.body.data.mode, 'clip');
+    assert.equal(clips.body.data.price.usd_cents, 2 * PRICE_TABLE.clip.usdCents);
+
+    // Both AI-video routes price a valid request (the local motion engine: no provider is configured).
+    const textVideo = await callTool('generate_ai_video', {
+      prompt: 'A slow aerial shot over a misty pine forest at sunrise',
+      duration_sec: 5,
+      dry_run: true,
+    });
+    assert.equal(textVideo.isError, false, JSON.stringify(textVideo.body));
+    assert.deepEqual(textVideo.body.transport, {
+      status: 200,
+      ok: true,
+      via: 'POST /api/v1/videos/text-to-video',
+    });
+    assert.ok(textVideo.body.data.price.usd_cents > 0);
+    const imageVideo = await callTool('generate_ai_video', {
+      image_url: photoUrl,
+      motion_prompt: 'slow zoom in',
+      duration_sec: 5,
+      dry_run: true,
+    });
+    assert.equal(imageVideo.isError, false, JSON.stringify(imageVideo.body));
+    assert.deepEqual(imageVideo.body.transport, {
+      status: 200,
+      ok: true,
+      via: 'POST /api/v1/videos/image-to-video',
+    });
+
+    const preview = await callTool('validate_generation_request', {
+      schema_version: '2026-10-06.preview.2',
+      external_id: 'crm-creative-0042',
+      content_purpose: 'sales',
+      customer: { customer_id: 'cust-acme', website_url: 'https://acme.com' },
+      campaign: {
+        campaign_id: 'spring-26',
+        creative_id: 'creative-7',
+        objective: 'book_demo',
+        audience: 'Operations leads at mid-size manufacturers',
+        call_to_action: { text: 'Book a demo', url: 'https://acme.com/demo' },
+      },
+      output: { aspect_ratio: '9:16', resolution: '1080p', captions: true, language: 'en' },
+      delivery: { visibility: 'private', method: 'pull', access: 'authenticated' },
+      budget: { currency: 'USD', max_cost_usd_cents: 500 },
+      mode: 'stock',
+      input: { topic: 'how predictive maintenance cuts downtime', duration_seconds: 30 },
+    });
+    assert.equal(preview.isError, false, JSON.stringify(preview.body));
+    assert.deepEqual(preview.body.transport, { status: 200, ok: true, via: 'POST /api/v1/b2b/validate' });
+
+    const beforeTrends = await balance();
+    const trending = await callTool('get_trending', { limit: '5', idempotency_key: key() });
+    assert.equal(trending.isError, false, JSON.stringify(trending.body));
+    assert.deepEqual(trending.body.transport, { status: 200, ok: true, via: 'GET /api/v1/trends/radar' });
+    assert.ok(trending.body.data.trends.length > 0 && trending.body.data.trends.length <= 5);
+    assert.equal(await balance(), beforeTrends - PRICE_TABLE.trends_radar.usdCents);
+  });
+
   void test('/mcp is the same endpoint; X-API-Key works as well', async () => {
     const other = await connect(service.account.live_key, '/mcp');
     const { tools } = await other.listTools();
@@ -447,6 +647,41 @@ void describe('MCP endpoint', () => {
         assert.equal(refused.status, 405, `${method} ${path}`);
         assert.equal(refused.headers.get('allow'), 'POST');
         assert.equal(((await refused.json()) as any).error.code, 'METHOD_NOT_ALLOWED');
+      }
+    }
+  });
+  void test('every one of the 24 tools reached the registered route it names', async () => {
+    const documentation = await service.call('GET', '/api/v1/openapi.json', { key: null });
+    // The document holds exactly the registered routes (test/openapi.test.ts); parameters compare by position.
+    const normalize = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
+    const registered = new Set(
+      Object.entries<Record<string, unknown>>(documentation.body.paths).flatMap(([path, item]) =>
+        Object.keys(item).map((method) => `${method.toUpperCase()} ${normalize(path)}`),
+      ),
+    );
+    const tools = mcpTools(service.runtime.context.registry);
+    assert.deepEqual(
+      tools.map((tool) => tool.name),
+      SPEC_TOOLS,
+    );
+    for (const tool of tools) {
+      const routes = tool.routes.map((route) => `${route.method} ${route.path}`);
+      for (const route of tool.routes)
+        assert.ok(
+          registered.has(`${route.method} ${normalize(route.path)}`),
+          `${tool.name}: ${route.method} ${route.path}`,
+        );
+      const reached = (answers.get(tool.name) ?? []).filter((answer) => answer.via !== 'mcp');
+      assert.ok(reached.length > 0, `${tool.name} was never answered by a route`);
+      for (const answer of reached) {
+        const target = routes.find((route) =>
+          new RegExp(`^${route.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(answer.via),
+        );
+        assert.ok(target, `${tool.name} went to ${answer.via}, not to ${routes.join(' or ')}`);
+        // The app's own not-found answer, as a wrong method or path would get.
+        assert.ok(!answer.message?.startsWith('No route'), `${tool.name}: ${answer.message}`);
+        assert.notEqual(answer.status, 405, tool.name);
+        assert.ok(answer.status < 500, `${tool.name}: ${answer.status} ${answer.code}`);
       }
     }
   });

@@ -137,6 +137,37 @@ const PRESENTER_BROLL_BODY = {
   broll: { visuals: 'stock', footage_keywords: ['stock market', 'charts'] },
 };
 const AVATAR_BODY = { image_url: 'https://images.example.com/maya.jpg', name: 'Maya' };
+// The stock validate body of spec 2 §4.4, every field of it.
+const PREVIEW_BODY = {
+  schema_version: '2026-10-06.preview.2',
+  external_id: 'crm-creative-0042',
+  content_purpose: 'sales',
+  customer: {
+    customer_id: 'cust-acme',
+    website_url: 'https://acme.com',
+    name: 'Acme Tools',
+    context_urls: ['https://acme.com/pricing'],
+  },
+  campaign: {
+    campaign_id: 'spring-26',
+    creative_id: 'creative-7',
+    objective: 'book_demo',
+    audience: 'Operations leads at mid-size manufacturers',
+    call_to_action: { text: 'Book a demo', url: 'https://acme.com/demo' },
+  },
+  brand: { name: 'Acme', tone: 'professional', primary_color: '#0A66C2' },
+  output: { aspect_ratio: '9:16', resolution: '1080p', captions: true, language: 'en' },
+  delivery: { visibility: 'private', method: 'pull', access: 'authenticated', destination_id: 'dest-1' },
+  budget: { currency: 'USD', max_cost_usd_cents: 500 },
+  mode: 'stock',
+  input: {
+    topic: 'how predictive maintenance cuts downtime',
+    script: 'Unplanned downtime costs more than the repair.',
+    duration_seconds: 30,
+    voice_id: 'espeak:en-us:female-1',
+    stock_keywords: ['factory', 'maintenance'],
+  },
+};
 
 void describe('OpenAPI document', () => {
   void test('is a valid OpenAPI 3.1 document, served without a key', async () => {
@@ -235,7 +266,7 @@ void describe('OpenAPI document', () => {
     }
   });
 
-  void test("spec 1's example bodies validate against the document, and invalid ones do not", () => {
+  void test("the specs' example bodies validate against the document, and invalid ones do not", () => {
     const v = validator();
     const valid: [string, string, unknown][] = [
       ['post', '/api/v1/generate-and-post', STOCK_BODY],
@@ -256,6 +287,7 @@ void describe('OpenAPI document', () => {
           ],
         },
       ],
+      ['post', '/api/v1/b2b/validate', PREVIEW_BODY],
     ];
     for (const [method, path, body] of valid) {
       const validate = v.body(method, path);
@@ -271,6 +303,17 @@ void describe('OpenAPI document', () => {
       ['post', '/api/v1/avatars', { ...AVATAR_BODY, voice: 'x' }],
       ['post', '/api/v1/jobs', { operation: 'no_such_mode', ...TEXT_TO_VIDEO_BODY }],
       ['post', '/api/v1/batch', { jobs: [] }],
+      ['post', '/api/v1/b2b/validate', { ...PREVIEW_BODY, mode: 'clipping' }],
+      [
+        'post',
+        '/api/v1/b2b/validate',
+        { ...PREVIEW_BODY, budget: { currency: 'EUR', max_cost_usd_cents: 500 } },
+      ],
+      [
+        'post',
+        '/api/v1/b2b/validate',
+        { ...PREVIEW_BODY, input: { ...PREVIEW_BODY.input, duration_seconds: 121 } },
+      ],
     ];
     for (const [method, path, body] of invalid) {
       assert.equal(

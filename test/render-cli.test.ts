@@ -37,7 +37,8 @@ interface CliRun {
 }
 
 function render(args: string[]): Promise<CliRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/render.ts', ...args], {
+  // What `npm run render` runs: the compiled build (npm test brings it up to date first).
+  const child = spawn(process.execPath, ['build/cli/render.js', ...args], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -72,6 +73,9 @@ void describe('npm run render', () => {
     assert.equal(summary.out, out);
     assert.ok(typeof summary.title === 'string' && summary.title.length > 5, String(summary.title));
     assert.match(String(summary.description), /#\w+/);
+    // What the render cost, for sizing a machine: its own time, CPU with ffmpeg's, and its peak memory.
+    assert.ok(Number(summary.renderSec) > 0 && Number(summary.cpuSec) > 0, run.stdout);
+    assert.ok(Number(summary.peakRssMb) > 50 && Number(summary.peakRssMb) < 2048, run.stdout);
 
     const info = await probeMedia(out);
     assert.equal(info.video?.codec, 'h264');
@@ -120,6 +124,23 @@ void describe('npm run render', () => {
     assert.equal(summary.estimate.durationSec, 45);
     assert.match(summary.warnings.join(' '), /"duration" is a deprecated alias/);
     assert.equal(existsSync(join(dir, 'dry.mp4')), false);
+  });
+
+  void test('--mode validates the body with that mode: a text-to-video dry run, and an unknown mode', async () => {
+    const request = await requestFile('t2v.json', {
+      prompt: 'A harbour town at sunrise, boats leaving the harbour',
+      duration_sec: 10,
+      dry_run: true,
+    });
+    const run = await render([request, '--mode', 'text_to_video', '--out', join(dir, 't2v.mp4')]);
+    assert.equal(run.code, 0, run.stderr);
+    const summary = JSON.parse(run.stdout.trim()) as { dry_run: boolean; estimate: { durationSec: number } };
+    assert.equal(summary.dry_run, true);
+    assert.equal(summary.estimate.durationSec, 10);
+
+    const unknown = await render([request, '--mode', 'hologram', '--out', join(dir, 'x.mp4')]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /no mode "hologram"; modes: .*\btext_to_video\b/);
   });
 
   void test('usage errors exit 2 with the usage text', async () => {

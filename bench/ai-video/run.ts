@@ -7,11 +7,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { cliServices, deliverFiles, prepareRender, runRender } from '../../src/cli/render.ts';
 import { DEFAULT_ENCODING } from '../../src/media/compose/compose-spec.ts';
 import { deliveryEncodeArgs } from '../../src/media/ffmpeg/delivery-encode.ts';
 import { probeMedia } from '../../src/media/ffmpeg/probe.ts';
-import { YuvResampler } from '../../src/media/motion/resample.ts';
 import { runFfmpeg } from '../../src/media/ffmpeg/runner.ts';
 import { cutToFile, MAN_AT_TABLE, SAMPLES } from '../../test/support/sample-photos.ts';
 import { productModes } from '../../src/modes/index.ts';
@@ -20,9 +18,9 @@ import { openDatabase } from '../../src/platform/db/database.ts';
 import { migrate } from '../../src/platform/db/migrate.ts';
 import { RenderActivity } from '../../src/platform/jobs/render-activity.ts';
 import { createLogger } from '../../src/platform/logger.ts';
-import type { ModeDefinition } from '../../src/platform/modes/mode.ts';
 import { UrlGuard } from '../../src/platform/net/url-guard.ts';
 import { benchDatabase } from '../support/bench-database.ts';
+import { renderWithProduct } from '../support/product-render.ts';
 import { timed } from '../support/cpu-time.ts';
 import { describeLoad, verdict, watchMachineLoad } from '../support/machine-load.ts';
 
@@ -33,17 +31,17 @@ import { describeLoad, verdict, watchMachineLoad } from '../support/machine-load
 //
 //   node --import tsx bench/ai-video/run.ts [--only image_to_video|text_to_video] [--keep DIR]
 //
-// The footage library is warmed first, in a child process (so its memory is not the measured process's), and
-// the resampler's WebAssembly kernel is compiled once before timing, as in a running service (its one-time cost
-// is printed). The photo is a real one (a person, from the @vladmandic/human package's sample pictures) served
-// on loopback, as a caller's image_url would be fetched.
+// Each render runs in the product's own compiled render command, in its own process
+// (bench/support/product-render.ts): its wall and CPU are from validation to the delivered files, its memory
+// is that process's peak. The footage library is warmed first, in another child process. The photo is a real
+// one (a person, from the @vladmandic/human package's sample pictures) served on loopback, as a caller's
+// image_url would be fetched.
 
 const { values } = parseArgs({
   options: { keep: { type: 'string' }, only: { type: 'string' }, 'warm-only': { type: 'boolean' } },
 });
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
-const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
 
 const dir = values.keep ?? (await mkdtemp(join(tmpdir(), 'reelsmith-bench-ai-video-')));
 await cutToFile(SAMPLES, MAN_AT_TABLE, dir, 'photo', { width: 1280 });
@@ -109,12 +107,6 @@ try {
     if (warm.status !== 0) throw new Error('the library warm-up failed');
   }
   if (values['warm-only']) CASES.length = 0;
-  const kernelStart = performance.now();
-  // Compiled here so that its one-time cost is shown apart from the renders.
-  await YuvResampler.create({ source: { width: 2, height: 2 }, output: { width: 2, height: 2 } });
-  console.log(
-    `resampler kernel compiled in ${fmt((performance.now() - kernelStart) / 1000, 2)} s (once per process)`,
-  );
   const codec = (durationSec: number) =>
     deliveryEncodeArgs({
       preset: config.renderPreset,
@@ -127,50 +119,26 @@ try {
 
   for (const [index, bench] of CASES.entries()) {
     if (values.only && bench.mode !== values.only) continue;
-    const mode = setup.modes.find((m) => m.name === bench.mode) as ModeDefinition;
     const video = join(dir, `${bench.mode}.mp4`);
-    const rssBefore = process.memoryUsage.rss();
-    let rssPeak = rssBefore;
-    console.log(`${bench.name}: Node RSS before ${mb(rssBefore)} MB`);
-    // Each stage keeps the highest RSS seen while it ran, so the report says which stage makes the peak.
-    const starts: { stage: string; at: number; rssPeak: number }[] = [];
-    const sampler = setInterval(() => {
-      const rss = process.memoryUsage.rss();
-      rssPeak = Math.max(rssPeak, rss);
-      const current = starts.at(-1);
-      if (current) current.rssPeak = Math.max(current.rssPeak, rss);
-    }, 50);
-    const mark = (stage: string) => {
-      if (starts.at(-1)?.stage !== stage)
-        starts.push({ stage, at: performance.now(), rssPeak: process.memoryUsage.rss() });
-    };
     const load = watchMachineLoad();
-    const pipeline = await timed(async () => {
-      const workDir = await mkdtemp(join(tmpdir(), 'reelsmith-bench-work-'));
-      try {
-        const services = cliServices(config, database, workDir, null);
-        mark('validate');
-        const prepared = await prepareRender(mode, bench.body, services);
-        const output = await runRender(prepared, {
-          services,
-          workDir,
-          signal: new AbortController().signal,
-          log,
-          jobId: `bench_ai_video_${index}_${Date.now()}`,
-          onProgress: (step) => mark(step.stage),
-        });
-        mark('deliver');
-        await deliverFiles(output, video, false);
-      } finally {
-        await rm(workDir, { recursive: true, force: true });
-      }
+    // The product's own render command in its own process (bench/support/product-render.ts).
+    const pipeline = await renderWithProduct({
+      mode: bench.mode,
+      body: bench.body,
+      out: video,
+      seed: `bench_ai_video_${index}_${Date.now()}`,
+      env: {
+        ...process.env,
+        DATABASE_URL: dbServer.url,
+        REELSMITH_ALLOW_LOOPBACK_URLS: '1',
+        LOG_LEVEL: 'warn',
+      },
     });
-    clearInterval(sampler);
-    const end = performance.now();
-    const stages = starts.map(
-      ({ stage, at, rssPeak: peak }, i) =>
-        `${stage} ${fmt(((starts[i + 1]?.at ?? end) - at) / 1000)} s (${mb(peak)} MB)`,
+    const rssPeak = pipeline.peakRssMb;
+    const stages = pipeline.stages.map(
+      ({ stage, seconds, rssPeakMb }) => `${stage} ${fmt(seconds)} s (${rssPeakMb} MB)`,
     );
+    console.log(`${bench.name}: Node RSS once loaded ${pipeline.rssAtStartMb} MB`);
     console.log(`${bench.name}: stages (wall, Node peak RSS) ${stages.join(', ')}`);
     const info = await probeMedia(video);
     const baseline = await timed(() =>
@@ -189,26 +157,26 @@ try {
     const loadReport = load.finish();
     console.log(`${bench.name}: ${describeLoad(loadReport)}`);
     anyLoaded ||= !loadReport.quiet;
-    const ratio = pipeline.timing.wall / baseline.timing.wall;
-    const cpuRatio = (pipeline.timing.childCpu + pipeline.timing.nodeCpu) / baseline.timing.childCpu;
+    const ratio = pipeline.wallSec / baseline.timing.wall;
+    const cpuRatio = pipeline.cpuSec / baseline.timing.childCpu;
     console.log(
-      `${bench.name}: pipeline ${fmt(pipeline.timing.wall)} s (children cpu ${fmt(pipeline.timing.childCpu)} s, node cpu ${fmt(pipeline.timing.nodeCpu)} s); ` +
+      `${bench.name}: pipeline ${fmt(pipeline.wallSec)} s (cpu ${fmt(pipeline.cpuSec)} s with its child processes); ` +
         `bare re-encode ${fmt(baseline.timing.wall)} s (cpu ${fmt(baseline.timing.childCpu)} s); ${info.video?.width}x${info.video?.height}, ${fmt(info.durationSec, 2)} s`,
     );
     rows.push(
-      `| ${bench.name} | ${fmt(pipeline.timing.wall)} s | ${fmt(baseline.timing.wall)} s | **${fmt(ratio, 2)}** ${verdict(ratio <= 1.5, loadReport)} | ${fmt(cpuRatio, 2)} | **${mb(rssPeak)} MB** ${mb(rssPeak) <= 300 ? 'met' : 'missed'} |`,
+      `| ${bench.name} | ${fmt(pipeline.wallSec)} s | ${fmt(baseline.timing.wall)} s | **${fmt(ratio, 2)}** ${verdict(ratio <= 1.5, loadReport)} | ${fmt(cpuRatio, 2)} | **${rssPeak} MB** ${rssPeak <= 300 ? 'met' : 'missed'} |`,
     );
     summaries.push({
       case: bench.mode,
       video_sec: Math.round(info.durationSec * 100) / 100,
-      pipeline_wall_sec: Math.round(pipeline.timing.wall * 10) / 10,
-      pipeline_cpu_sec: Math.round((pipeline.timing.childCpu + pipeline.timing.nodeCpu) * 10) / 10,
+      pipeline_wall_sec: Math.round(pipeline.wallSec * 10) / 10,
+      pipeline_cpu_sec: Math.round(pipeline.cpuSec * 10) / 10,
       baseline_wall_sec: Math.round(baseline.timing.wall * 10) / 10,
       baseline_cpu_sec: Math.round(baseline.timing.childCpu * 10) / 10,
       ratio: Math.round(ratio * 100) / 100,
       cpu_ratio: Math.round(cpuRatio * 100) / 100,
-      rss_before_mb: mb(rssBefore),
-      rss_peak_mb: mb(rssPeak),
+      rss_loaded_mb: pipeline.rssAtStartMb,
+      rss_peak_mb: rssPeak,
     });
   }
   console.log('');

@@ -3,7 +3,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
-  buildStockMode,
+  buildMode,
   cliServices,
   deliverFiles,
   prepareRender,
@@ -68,7 +68,7 @@ const dbServer = await benchDatabase();
 const database = openDatabase(dbServer.url, { max: 4 });
 try {
   await migrate(database.pool);
-  const { mode, warmLibrary } = buildStockMode(config, database, log);
+  const { mode, warmLibrary } = buildMode(config, database, log);
   console.log(`library ${config.libraryDir}: warming (generates what is missing)…`);
   if (!warmLibrary) throw new Error('the stock mode offers no library warm-up');
   // Nothing renders meanwhile: a render activity of its own, which stays idle.

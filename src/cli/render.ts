@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
@@ -26,19 +27,23 @@ import { LocalMediaStore } from '../platform/storage/media-store.ts';
 // HTTP server, the queue or an account. The body is validated exactly as the API validates it, the stock
 // mode renders it in a temporary work folder, and the finished files are copied next to --out.
 
-const USAGE = `Usage: npm run render -- REQUEST.json [--out VIDEO.mp4] [--video-only] [--brand-file BRAND.json]
+const USAGE = `Usage: npm run render -- REQUEST.json [--out VIDEO.mp4] [--mode MODE] [--video-only] [--brand-file BRAND.json]
 
 Renders the body of POST /api/v1/generate-and-post (a JSON file, or - for standard input) into a
 finished vertical video, without the server. Writes VIDEO.mp4, plus VIDEO.jpg (poster) and VIDEO.srt
 (captions) beside it unless --video-only. --out defaults to REQUEST.mp4 next to the request file.
 
   --out PATH           where the MP4 goes (its folder is created)
+  --mode MODE          the generation mode whose body REQUEST.json is (default stock; also e.g.
+                       text_to_video, image_to_video, magic, motivational, article, news)
   --video-only         write only the MP4
   --brand-file PATH    a JSON brand ({"name", "accent_color", "logo_url", ...}) used as the account brand
                        when the request sends none
+  --seed TEXT          seeds the script, footage and music choices as a job id does (default: random)
   --help               this text
 
-Progress goes to stderr; one JSON summary line goes to stdout. The stock library uses DATABASE_URL when
+Progress goes to stderr; one JSON summary line goes to stdout, with the render's wall time, CPU seconds
+(this process and the ffmpeg and voice processes it ran) and peak memory. The stock library uses DATABASE_URL when
 set, else the embedded PostgreSQL under DATA_DIR; footage and music are generated on first need under
 LIBRARY_DIR (default DATA_DIR/library). RENDER_PRESET sets the x264 preset (default veryfast).
 
@@ -70,17 +75,25 @@ export async function openRenderDatabase(
   };
 }
 
-/** The stock mode as the server registers it (src/modes/index.ts), plus the library warm-up it offers. */
-export function buildStockMode(config: Config, database: DatabaseHandle, log: Logger) {
+/** A mode as the server registers it (src/modes/index.ts), plus the library warm-up the modes offer. */
+export function buildMode(config: Config, database: DatabaseHandle, log: Logger, name = 'stock') {
   const setup = productModes({
     config,
     db: database.db,
     log,
     urlGuard: new UrlGuard({ allowLoopback: config.allowLoopbackUrls }),
   });
-  const mode = setup.modes.find((m) => m.name === 'stock');
-  if (!mode) throw new Error('the stock mode is not registered');
+  const mode = setup.modes.find((m) => m.name === name);
+  if (!mode) throw new UsageError(`no mode "${name}"; modes: ${setup.modes.map((m) => m.name).join(', ')}`);
   return { mode, warmLibrary: setup.background };
+}
+
+/** CPU seconds of this process and of the child processes it has waited for (Linux /proc). */
+function cpuSecondsWithChildren(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime, stime, cutime, cstime in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
 }
 
 /** Services of a pipeline run outside the server: no account, so the account brand is the --brand-file one. */
@@ -249,6 +262,8 @@ async function main(controller: AbortController): Promise<Record<string, unknown
       out: { type: 'string', short: 'o' },
       'video-only': { type: 'boolean', default: false },
       'brand-file': { type: 'string' },
+      mode: { type: 'string', default: 'stock' },
+      seed: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -268,11 +283,13 @@ async function main(controller: AbortController): Promise<Record<string, unknown
   const body = await readJson(requestPath, '(body)');
   const brand = values['brand-file'] ? await readBrandFile(values['brand-file']) : null;
 
-  const started = performance.now();
   const { database, close } = await openRenderDatabase(config);
   const workDir = await mkdtemp(join(tmpdir(), 'reelsmith-render-'));
   try {
-    const { mode } = buildStockMode(config, database, log);
+    const { mode } = buildMode(config, database, log, values.mode);
+    // The render's own cost, as a running worker would pay it: from validation to the delivered files.
+    const started = performance.now();
+    const cpuStarted = cpuSecondsWithChildren();
     const services = cliServices(config, database, workDir, brand);
     const prepared = await prepareRender(mode, body, services);
     for (const warning of prepared.warnings) process.stderr.write(`warning: ${warning}\n`);
@@ -282,6 +299,7 @@ async function main(controller: AbortController): Promise<Record<string, unknown
       workDir,
       signal: controller.signal,
       log,
+      ...(values.seed ? { jobId: values.seed } : {}),
       onProgress: (step) => process.stderr.write(`${formatProgress(step)}\n`),
     });
     const files = await deliverFiles(output, out, values['video-only']);
@@ -297,6 +315,9 @@ async function main(controller: AbortController): Promise<Record<string, unknown
       ...artifacts,
       warnings: prepared.warnings,
       renderSec: Math.round((performance.now() - started) / 100) / 10,
+      cpuSec: Math.round((cpuSecondsWithChildren() - cpuStarted) * 10) / 10,
+      // The kernel's high-water mark of this process's resident memory (KiB), child processes not included.
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     };
   } finally {
     await rm(workDir, { recursive: true, force: true }).catch(() => {});

@@ -1,7 +1,8 @@
 // Which jobs are library videos (spec 2 §2.5; docs/library.md), and under which library mode. The library
 // holds every generated video; transcriptions, caption burn-ins, brand analyses and posts of finished videos
 // make no new generated video and are not in it. A fan-out job renders one video with its inner operation
-// (then posts it), so it is a library video of that operation's mode.
+// (then posts it), so it is a library video of that operation's mode. A scene revision is a new video of the
+// stock engine made from a finished one: a stock library video about what its source was about.
 
 export const LIBRARY_MODES = ['stock', 'clipping', 'avatar', 'ai_video'] as const;
 export type LibraryMode = (typeof LIBRARY_MODES)[number];
@@ -13,6 +14,7 @@ const LIBRARY_MODE_OF: Readonly<Record<string, LibraryMode>> = {
   motivational: 'stock',
   article: 'stock',
   news: 'stock',
+  revision: 'stock',
   clip: 'clipping',
   ai_influencer: 'avatar',
   text_to_video: 'ai_video',
@@ -27,6 +29,9 @@ export const MULTI_VIDEO_OPERATIONS: readonly string[] = ['clip'];
 
 /** The job mode of fan-out publish jobs, whose stored request holds `{ operation, request }` of the video. */
 export const FANOUT_JOB_MODE = 'fanout';
+
+/** The job mode of scene revisions, whose stored request names the revised job as `source_job_id`. */
+export const REVISION_JOB_MODE = 'revision';
 
 export function libraryModeOf(operation: string): LibraryMode | undefined {
   return Object.hasOwn(LIBRARY_MODE_OF, operation) ? LIBRARY_MODE_OF[operation] : undefined;

@@ -1,6 +1,7 @@
 // A library video record (spec 2 §2.5) from the job that made it. Status follows the job; the copy (title,
 // description, length) is the job's artifacts, or for a clip its own entry of artifacts.clips; customer, brand
-// and purpose are read from the request the job was accepted with. Decisions: docs/library.md.
+// and purpose are read from the request the job was accepted with (for a revision, the request of the video
+// it revises). Decisions: docs/library.md.
 import { LINK_TTL_SECONDS, type StoredArtifacts, type StoredFile } from '../platform/jobs/job-presenter.ts';
 import { OPEN_STATUSES, type JobStatus } from '../platform/jobs/job-status.ts';
 import type { MediaStore } from '../platform/storage/media-store.ts';
@@ -154,7 +155,8 @@ export function presentLibraryVideo(
   options: PresentOptions,
 ): LibraryVideo {
   const index = job.video_index;
-  const { operation, request } = videoSource(job);
+  const { operation } = videoSource(job);
+  const { request } = videoSource({ mode: job.origin_mode, request: job.origin_request });
   const mode = libraryModeOf(operation);
   if (!mode) throw new Error(`job ${job.job_id} (${operation}) makes no library video`);
   const status = libraryStatus(job.status);

@@ -4,8 +4,9 @@ import { readFile, realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freePort } from './test-service.ts';
 
-// Runs the real entry points (`npm start`'s serve.ts, the admin CLI) on the embedded PostgreSQL of a
-// DATA_DIR, as an operator would, from this checkout or from another folder laid out like it.
+// Runs the real entry points as `npm start` and `npm run admin` do (the compiled build/cli/serve.js and
+// admin.js, which `npm test` brings up to date first) on the embedded PostgreSQL of a DATA_DIR, as an operator
+// would, from this checkout or from another folder laid out like it.
 
 const repository = new URL('../..', import.meta.url).pathname;
 
@@ -43,7 +44,7 @@ export interface ServerProcess {
 }
 
 export function startServer(instance: Instance, cwd = repository): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/serve.ts'], {
+  const child = spawn(process.execPath, ['build/cli/serve.js'], {
     cwd,
     env: instance.env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -82,7 +83,7 @@ export interface CliRun {
 }
 
 export function admin(instance: Instance, args: string[], cwd = repository): CliRun {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
+  const result = spawnSync(process.execPath, ['build/cli/admin.js', ...args], {
     cwd,
     env: instance.env,
     encoding: 'utf8',

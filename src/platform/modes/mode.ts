@@ -158,6 +158,11 @@ export interface ModeDefinition<R = any> {
    */
   startAt?(request: R): Date | undefined;
   /**
+   * Cancelled (POST /jobs/{id}/cancel, as DELETE) only before it starts: a job whose charge is kept once its
+   * work has begun (publish jobs, spec 2 §3 and §4.7: refunded only when cancelled before the video starts).
+   */
+  cancelOnlyBeforeStart?: boolean;
+  /**
    * Seconds this request may run when that is longer than JOB_MAX_LIFETIME_SECONDS (e.g. a long source to
    * transcribe); capped by the platform (jobs/job-lifetime.ts).
    */

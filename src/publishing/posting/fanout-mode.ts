@@ -212,6 +212,7 @@ export function fanoutMode(deps: FanoutDeps): ModeDefinition<ParsedFanout | Fano
       );
       await inner(request).onAccepted?.(tx, r.request, job);
     },
+    cancelOnlyBeforeStart: true,
     startAt: (request) => {
       const at = (request as Partial<FanoutRequest>).schedule_at;
       return at ? new Date(at) : undefined;

@@ -98,6 +98,7 @@ export function postMode(publishing: Publishing): ModeDefinition<PostRequest> {
         source_video_id: request.source?.video_id,
       };
     },
+    cancelOnlyBeforeStart: true,
     webhookEvents: PUBLISH_EVENTS,
     describeJob: (job, db) => describePublishJob(job, db, false),
     async run(ctx) {

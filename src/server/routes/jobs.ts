@@ -66,7 +66,11 @@ export function registerJobRoutes(app: FastifyInstance, ctx: AppContext): void {
     request: FastifyRequest<{ Params: JobParams }>,
     statuses: readonly JobStatus[],
   ) {
-    const job = await ctx.lifecycle.cancel(callerOf(request).accountId, request.params.jobId, statuses);
+    const { accountId } = callerOf(request);
+    const found = await findAccountJob(ctx.db, accountId, request.params.jobId);
+    const allowed =
+      found && ctx.registry.get(found.mode)?.cancelOnlyBeforeStart ? DELETABLE_STATUSES : statuses;
+    const job = await ctx.lifecycle.cancel(accountId, request.params.jobId, allowed);
     const events = await listJobEvents(ctx.db, job.id);
     return successBody(
       { job: presentJob(job, events, ctx.store), refunded: !job.sandbox && job.price_cents > 0 },

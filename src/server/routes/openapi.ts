@@ -61,7 +61,6 @@ const assetParams = z.object({ file: z.string().describe('A file of the swagger-
 
 export function registerOpenApiRoutes(app: FastifyInstance, ctx: AppContext): void {
   let document: string | undefined;
-  // Built on first request: by then every route, those of plugins included, is registered.
   const openApiJson = () =>
     (document ??= JSON.stringify(
       buildOpenApiDocument(collectedRoutes(app), {
@@ -71,6 +70,9 @@ export function registerOpenApiRoutes(app: FastifyInstance, ctx: AppContext): vo
         serverUrl: ctx.config.publicBaseUrl,
       }),
     ));
+  // Built once the app is ready (every route, those of plugins included, is registered by then), so a schema
+  // the document cannot describe stops the start rather than the first request.
+  app.addHook('onReady', async () => void openApiJson());
 
   app.get(
     OPENAPI_PATH,

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
@@ -23,23 +23,26 @@ export interface LocalProgress {
 
 // The client sits in <repo>/client/{src,dist}/cli/: the repository is three folders up from this module.
 const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
-const RENDER_CLI = join(REPO_ROOT, 'src', 'cli', 'render.ts');
+const RENDER_SOURCE = join(REPO_ROOT, 'src', 'cli', 'render.ts');
+// `npm run render`'s own steps: bring the compiled build/ up to date, then run it with plain Node.
+const BUILD_SCRIPT = join(REPO_ROOT, 'scripts', 'build.mjs');
+const RENDER_CLI = join(REPO_ROOT, 'build', 'cli', 'render.js');
 
 /** `[ 45%] compose  Rendering the video.`, the progress lines of src/cli/render.ts. */
 const PROGRESS_LINE = /^\[\s*(\d+)%\] (\S+)\s+(.*)$/;
 
 /** --local needs the repository around the client: its render command and the system tools beside it. */
 export function requireRepository(): void {
-  if (!existsSync(RENDER_CLI))
+  if (!existsSync(RENDER_SOURCE) || !existsSync(BUILD_SCRIPT))
     throw new CliError(
-      `--local renders with the Reelsmith repository's pipeline, which is not here (${RENDER_CLI} is missing): ` +
+      `--local renders with the Reelsmith repository's pipeline, which is not here (${RENDER_SOURCE} is missing): ` +
         'run it inside a checkout of the repository, or drop --local and use a server.',
       EXIT.usage,
     );
 }
 
 /**
- * Renders a body with the repository's own pipeline (`node --import tsx src/cli/render.ts`), without a server
+ * Renders a body with the repository's own pipeline (`npm run render`: build/cli/render.js), without a server
  * or a key: only inside a checkout of the Reelsmith repository, where that command and its system tools live.
  */
 export async function renderLocally(
@@ -53,15 +56,13 @@ export async function renderLocally(
   },
 ): Promise<LocalRenderSummary> {
   requireRepository();
-  const args = [
-    '--import',
-    'tsx',
-    RENDER_CLI,
-    '-',
-    '--out',
-    options.out,
-    ...(options.all ? [] : ['--video-only']),
-  ];
+  const build = spawnSync(process.execPath, [BUILD_SCRIPT], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (build.status !== 0)
+    throw new CliError(
+      `--local could not build the repository's pipeline: ${build.stderr.trim()}`,
+      EXIT.failed,
+    );
+  const args = [RENDER_CLI, '-', '--out', options.out, ...(options.all ? [] : ['--video-only'])];
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],

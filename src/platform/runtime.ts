@@ -141,6 +141,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const generation = new GenerationService({
     config,
     db,
+    pool: database.pool,
     queue,
     idempotency,
     urlGuard,

@@ -13,6 +13,8 @@ export class Notifications {
   private client: pg.Client | undefined;
   private readonly listeners = new Map<string, Set<Listener>>();
   private stopped = false;
+  private fenceWaiters: { resolve(): void; reject(error: unknown): void }[] = [];
+  private fenceInFlight = false;
 
   private constructor(
     private readonly connectionString: string,
@@ -55,6 +57,34 @@ export class Notifications {
       } catch {
         await sleep(1000);
       }
+    }
+  }
+
+  /**
+   * Resolves once every notification of a transaction that committed before this call has reached the
+   * listeners: a statement on the LISTEN connection is answered only after the notifications PostgreSQL
+   * queued for it before the statement began. Calls made while one fence is in flight share the next one.
+   */
+  fence(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.fenceWaiters.push({ resolve, reject });
+      if (!this.fenceInFlight) void this.runFence();
+    });
+  }
+
+  private async runFence(): Promise<void> {
+    const waiters = this.fenceWaiters;
+    this.fenceWaiters = [];
+    this.fenceInFlight = true;
+    try {
+      if (!this.client) throw new Error('notification connection is reconnecting');
+      await this.client.query('SELECT 1');
+      for (const waiter of waiters) waiter.resolve();
+    } catch (error) {
+      for (const waiter of waiters) waiter.reject(error);
+    } finally {
+      this.fenceInFlight = false;
+      if (this.fenceWaiters.length > 0) void this.runFence();
     }
   }
 

@@ -1,12 +1,18 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { Db, Tx } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import { errorBody, successBody } from '../envelope.ts';
 import { ApiError, errors } from '../errors.ts';
-import { type Idempotency, type StoredAnswer, validateIdempotencyKey } from '../idempotency/idempotency.ts';
+import {
+  type Claim,
+  type Idempotency,
+  type StoredAnswer,
+  validateIdempotencyKey,
+} from '../idempotency/idempotency.ts';
 import { newId } from '../ids.ts';
 import { LINK_TTL_SECONDS } from '../jobs/job-presenter.ts';
 import { addJobEvent, countOpenHeavyJobs, insertJob } from '../jobs/jobs-repo.ts';
@@ -20,12 +26,15 @@ import type { UrlGuard } from '../net/url-guard.ts';
 import { displayUsd } from '../pricing/price-table.ts';
 import type { MediaStore } from '../storage/media-store.ts';
 import { handOffWorkFolders } from '../storage/work-handoff.ts';
+import { acceptOneJob } from './accept-statement.ts';
 import { isDryRun, parseGenerateRequest, type ParsedGenerateRequest } from './parse-request.ts';
 import { sandboxExampleFiles } from './sandbox-example.ts';
 
 export interface GenerationDeps {
   config: Config;
   db: Db;
+  /** The pool behind `db`: the one-job acceptance runs as a named statement on it. */
+  pool: pg.Pool;
   queue: JobQueue;
   idempotency: Idempotency;
   urlGuard: UrlGuard;
@@ -70,6 +79,11 @@ export function chargeHeaders(price: Price, estimatedSeconds: number): Record<st
     'x-api-credits-engine': price.engine,
     'x-api-credits-estimated-seconds': String(estimatedSeconds),
   };
+}
+
+/** Removes a request's staging folder; most requests never create one, and a check costs less than a failed rm. */
+async function removeStaging(stagingDir: string): Promise<void> {
+  if (existsSync(stagingDir)) await rm(stagingDir, { recursive: true, force: true });
 }
 
 /** Moves a request's staged files to its job's work folder; false when nothing was staged. */
@@ -158,7 +172,7 @@ export class GenerationService {
     try {
       return dryRunAnswer(mode, await this.validated(mode, body, caller, stagingDir, true), requestId);
     } finally {
-      await rm(stagingDir, { recursive: true, force: true });
+      await removeStaging(stagingDir);
     }
   }
 
@@ -209,9 +223,7 @@ export class GenerationService {
         return answer;
       }
       const parsed = await this.validated(mode, input.body, caller, stagingDir, false);
-      return await this.accept(input, parsed, stagingDir, (tx, answer, items) =>
-        claim.accept(tx, answer, items),
-      );
+      return await this.accept(input, parsed, stagingDir, claim);
     } catch (error) {
       if (error instanceof ApiError && error.status < 500 && error.code !== 'REQUEST_IN_PROGRESS') {
         const answer = errorAnswer(error, requestId);
@@ -222,7 +234,7 @@ export class GenerationService {
       throw error;
     } finally {
       // An accepted request took its staged files along; anything left here belongs to no job.
-      await rm(stagingDir, { recursive: true, force: true });
+      await removeStaging(stagingDir);
     }
   }
 
@@ -230,7 +242,7 @@ export class GenerationService {
     input: SubmitInput,
     parsed: ParsedGenerateRequest<unknown>,
     stagingDir: string,
-    store: (tx: Tx, answer: Answer, items: { suffix: string; answer: Answer }[]) => Promise<void>,
+    claim: Claim,
   ): Promise<Answer> {
     const { mode, caller, requestId } = input;
     const { config, db, queue, streamSecret } = this.deps;
@@ -300,6 +312,59 @@ export class GenerationService {
           jobs.map((job, i) => ({ jobId: job.id, workDir: workDirs[i]! })),
         );
       }
+      const renderSlotCheck = mode.heavy && !input.batchId && !variantSet && !first.startAt;
+      // The usual request, one paid job with nothing to check under the account's lock, is one statement.
+      if (
+        jobs.length === 1 &&
+        !variantSet &&
+        !renderSlotCheck &&
+        !mode.onAccepted &&
+        first.price.usdCents > 0
+      ) {
+        const balance = await acceptOneJob(this.deps.pool, {
+          accountId: caller.accountId,
+          apiKeyId: caller.keyId,
+          cents: first.price.usdCents,
+          reason: `${mode.name} job`,
+          job: {
+            id: jobId,
+            mode: mode.name,
+            endpoint: input.endpoint,
+            heavy: mode.heavy,
+            request: first.request,
+            videoId,
+            webhookUrl: options.webhookUrl ?? null,
+            privateDelivery: options.privateDelivery,
+            listing: options.listing,
+            agentRunId: options.agentRunId ?? null,
+            batchId: input.batchId ?? null,
+            deadlineAt: this.deadline(mode, first),
+          },
+          key: claim.key,
+          fingerprint: claim.fingerprint,
+          // credits_remaining is filled in by the statement with the balance its charge left.
+          answer: {
+            status: answer.status,
+            body: successBody(
+              data,
+              { ...meta, credits_used: totalCents, credits_remaining: 0 },
+              { jobId, videoId },
+            ),
+            headers: answer.headers,
+          },
+          message: await queue.generationMessage(jobId, this.startAfter(first.startAt)),
+        });
+        if (balance !== undefined) {
+          answer.body = successBody(
+            data,
+            { ...meta, credits_used: totalCents, credits_remaining: balance },
+            { jobId, videoId },
+          );
+          return answer;
+        }
+        // Not covered (nothing was written): the transaction below refuses with the balance it holds locked,
+        // or charges after all if a top-up landed meanwhile.
+      }
       await db.transaction().execute(async (tx) => {
         for (const job of jobs) {
           await insertJob(tx, {
@@ -320,9 +385,7 @@ export class GenerationService {
             listing: options.listing,
             agent_run_id: options.agentRunId,
             batch_id: input.batchId ?? null,
-            deadline_at: new Date(
-              (job.startAt?.getTime() ?? Date.now()) + jobLifetimeSeconds(config, mode, job.request) * 1000,
-            ),
+            deadline_at: this.deadline(mode, job),
           });
           await mode.onAccepted?.(tx, job.request, { id: job.id, accountId: caller.accountId });
           // Nobody can be subscribed to a job that does not exist yet, so this event needs no notification.
@@ -332,17 +395,13 @@ export class GenerationService {
             { status: 'queued', stage: 'queued', message: 'Accepted; waiting for a worker.', percent: 0 },
             { notify: false },
           );
-          await queue.enqueueGeneration(
-            tx,
-            job.id,
-            job.startAt ? Math.max(0, Math.ceil((job.startAt.getTime() - Date.now()) / 1000)) : undefined,
-          );
+          await queue.enqueueGeneration(tx, job.id, this.startAfter(job.startAt));
         }
         // The account row is locked only from here to the commit: the render-slot count, the charge and the
         // answer (which reports the balance the charge left) come last, so concurrent acceptances of one
         // account wait on each other as briefly as possible. A refusal here (429, 402) rolls back everything.
         // Batch items, variants and jobs scheduled for later wait in the queue for a render slot instead.
-        if (mode.heavy && !input.batchId && !variantSet && !first.startAt) {
+        if (renderSlotCheck) {
           await tx
             .selectFrom('accounts')
             .select('id')
@@ -391,13 +450,23 @@ export class GenerationService {
               },
             }))
           : [];
-        await store(tx, answer, items);
+        await claim.accept(tx, answer, items);
       });
     } catch (error) {
       if (staged) for (const workDir of workDirs) await rm(workDir, { recursive: true, force: true });
       throw error;
     }
     return answer;
+  }
+
+  private deadline(mode: ModeDefinition, job: { request: unknown; startAt?: Date }): Date {
+    const lifetime = jobLifetimeSeconds(this.deps.config, mode, job.request);
+    return new Date((job.startAt?.getTime() ?? Date.now()) + lifetime * 1000);
+  }
+
+  /** Seconds until a job scheduled for later may start; undefined for a job to start now. */
+  private startAfter(startAt: Date | undefined): number | undefined {
+    return startAt ? Math.max(0, Math.ceil((startAt.getTime() - Date.now()) / 1000)) : undefined;
   }
 
   /** A stored answer sent again; a variant set's changing fields (its distinctness verdict) are read anew. */

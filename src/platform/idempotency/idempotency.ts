@@ -38,6 +38,10 @@ export type ClaimResult =
 
 /** What a request holds while it is being handled; settle it exactly once. */
 export interface Claim {
+  /** The Idempotency-Key this request holds, if any (its answer is stored under it on accept). */
+  readonly key: string | undefined;
+  /** The request fingerprint this request holds, if any (identical-request protection). */
+  readonly fingerprint: string | undefined;
   /**
    * Inside the transaction that creates the jobs: stores the accepted answer under the key and the body.
    * `items`: answers of the request's parts stored under `<key><suffix>` too (a variant set's jobs under
@@ -68,16 +72,24 @@ export class Idempotency {
 
   async claim(scope: IdempotencyScope): Promise<ClaimResult> {
     const deadline = Date.now() + WAIT_FOR_FIRST_MS;
-    const requestHash = sha256(`${scope.endpoint}\n${canonicalJson(scope.body)}`);
+    const canonical = canonicalJson(scope.body);
+    const requestHash = sha256(`${scope.endpoint}\n${canonical}`);
+    const fingerprint = scope.identical
+      ? sha256(`${scope.endpoint}\n${canonical}\n${scope.repeatToken ?? ''}`)
+      : undefined;
     let keyHeld = false;
-    if (scope.key !== undefined) {
+    if (scope.key !== undefined && fingerprint !== undefined) {
+      // The usual case, a new key and a new body, takes one round trip; anything else takes the loops below.
+      const both = await this.claimBoth(scope, requestHash, fingerprint);
+      if (both === 'both') return { kind: 'claimed', claim: this.makeClaim(scope, true, fingerprint) };
+      keyHeld = both === 'key';
+    }
+    if (scope.key !== undefined && !keyHeld) {
       const outcome = await this.claimKey(scope, requestHash, deadline);
       if (outcome) return outcome;
       keyHeld = true;
     }
-    let fingerprint: string | undefined;
-    if (scope.identical) {
-      fingerprint = sha256(`${scope.endpoint}\n${canonicalJson(scope.body)}\n${scope.repeatToken ?? ''}`);
+    if (fingerprint !== undefined) {
       try {
         const replay = await this.claimFingerprint(scope.accountId, fingerprint, deadline);
         if (replay) {
@@ -99,6 +111,8 @@ export class Idempotency {
       settled = true;
     };
     return {
+      key: keyHeld ? scope.key : undefined,
+      fingerprint,
       // Not marked settled: if the surrounding transaction rolls back, the claim is still to be recorded or released.
       accept: async (ex, answer, items = []) => {
         if (keyHeld) await this.storeUnderKey(ex, scope, answer);
@@ -130,6 +144,32 @@ export class Idempotency {
         if (fingerprint) await this.deleteFingerprint(scope.accountId, fingerprint);
       },
     };
+  }
+
+  /** Inserts the key and, only if that succeeded, the fingerprint, in one statement: which ones it now holds. */
+  private async claimBoth(
+    scope: IdempotencyScope,
+    requestHash: string,
+    fingerprint: string,
+  ): Promise<'both' | 'key' | 'none'> {
+    const { rows } = await sql<{ key: boolean; print: boolean }>`
+      WITH claimed_key AS (
+        INSERT INTO idempotency_records (account_id, key, endpoint, request_hash, state, locked_until, expires_at)
+        VALUES (${scope.accountId}, ${scope.key!}, ${scope.endpoint}, ${requestHash}, 'pending',
+          now() + make_interval(secs => ${CLAIM_LEASE_SECONDS}), now() + make_interval(secs => ${KEY_TTL_SECONDS}))
+        ON CONFLICT (account_id, key) DO NOTHING
+        RETURNING key
+      ), claimed_print AS (
+        INSERT INTO request_fingerprints (account_id, fingerprint, state, locked_until)
+        SELECT ${scope.accountId}, ${fingerprint}, 'pending', now() + make_interval(secs => ${CLAIM_LEASE_SECONDS})
+        FROM claimed_key
+        ON CONFLICT (account_id, fingerprint) DO NOTHING
+        RETURNING fingerprint
+      )
+      SELECT EXISTS (SELECT FROM claimed_key) AS key, EXISTS (SELECT FROM claimed_print) AS print
+    `.execute(this.db);
+    const row = rows[0]!;
+    return row.print ? 'both' : row.key ? 'key' : 'none';
   }
 
   /** Returns a replay, or undefined once this request holds the key. */

@@ -97,6 +97,30 @@ export class JobQueue {
     });
   }
 
+  /**
+   * The statement pg-boss would run to queue this job's generation message, unrun: for callers that fold the
+   * enqueue into a statement of their own (see generation/accept-statement.ts), so the message keeps
+   * pg-boss's own defaults and queue policy.
+   */
+  async generationMessage(
+    jobId: string,
+    startAfterSeconds?: number,
+  ): Promise<{ text: string; values: unknown[] }> {
+    let captured: { text: string; values: unknown[] } | undefined;
+    const message: GenerationMessage = { jobId };
+    await this.boss.send(QUEUES.generation, message as object, {
+      db: {
+        executeSql: async (text, values) => {
+          captured = { text, values: values ?? [] };
+          return { rows: [{ id: null }] };
+        },
+      },
+      ...(startAfterSeconds ? { startAfter: startAfterSeconds } : {}),
+    });
+    if (!captured) throw new Error('pg-boss sent no statement for a generation message');
+    return captured;
+  }
+
   /** Queues one webhook attempt, due after `startAfterMs` (the queue's clock counts from the database's now). */
   async enqueueWebhook(ex: Executor, message: WebhookMessage, startAfterMs = 0): Promise<void> {
     // pg-boss reads a number as seconds of an interval; whole milliseconds keep it out of exponent notation.

@@ -7,7 +7,8 @@ import { fieldIssues, invalidInputError } from '../../platform/generation/parse-
 import { JOBS_DEFAULT_OPERATION, modeForJobsBody } from '../../platform/generation/jobs-body.ts';
 import { presentJob } from '../../platform/jobs/job-presenter.ts';
 import { CANCELLABLE_STATUSES, DELETABLE_STATUSES, type JobStatus } from '../../platform/jobs/job-status.ts';
-import { findAccountJob, findAccountJobWithEvents, listJobEvents } from '../../platform/jobs/jobs-repo.ts';
+import { JobCache } from '../../platform/jobs/job-cache.ts';
+import { findAccountJob, listJobEvents } from '../../platform/jobs/jobs-repo.ts';
 import { listJobDeliveries } from '../../platform/webhooks/webhook-deliveries-repo.ts';
 import type { AppContext } from '../app-context.ts';
 import { callerOf } from '../http-types.ts';
@@ -61,6 +62,8 @@ interface JobParams {
 }
 
 export function registerJobRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const cache = new JobCache(ctx.pool, ctx.notifications);
+
   /** POST /jobs/{id}/cancel and DELETE /jobs/{id} answer alike; they differ in the statuses they stop. */
   async function cancelAnswer(
     request: FastifyRequest<{ Params: JobParams }>,
@@ -83,7 +86,7 @@ export function registerJobRoutes(app: FastifyInstance, ctx: AppContext): void {
     { config: { rateLimit: 'job_reads', docs: DOCS.get } },
     async (request) => {
       const { accountId } = callerOf(request);
-      const found = await findAccountJobWithEvents(ctx.pool, accountId, request.params.jobId);
+      const found = await cache.find(accountId, request.params.jobId);
       if (!found) throw errors.jobNotFound(request.params.jobId);
       const webhookDeliveries = found.job.webhook_url
         ? await listJobDeliveries(ctx.db, accountId, found.job.id)

@@ -19,7 +19,7 @@ import { migrate } from '../../src/platform/db/migrate.ts';
 import { RenderActivity } from '../../src/platform/jobs/render-activity.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { benchDatabase } from '../support/bench-database.ts';
-import { timed } from '../support/cpu-time.ts';
+import { childCpuSeconds, ownCpuSeconds, timed } from '../support/cpu-time.ts';
 import { describeLoad, verdict, watchMachineLoad } from '../support/machine-load.ts';
 import { deliveryEncodeArgs } from '../../src/media/ffmpeg/delivery-encode.ts';
 
@@ -54,9 +54,22 @@ const REQUEST = {
 /** Fixed, so every run writes the same script and picks the same footage and music. */
 const JOB_ID = 'bench_render';
 
-/** Stage → seconds, each stage lasting until the next one starts (the last until `end`). */
-function stageDurations(starts: { stage: string; at: number }[], end: number): [string, number][] {
-  return starts.map(({ stage, at }, i) => [stage, ((starts[i + 1]?.at ?? end) - at) / 1000]);
+interface StageStart {
+  stage: string;
+  /** performance.now() */
+  at: number;
+  /** CPU seconds of this process and of its finished children so far. */
+  cpu: number;
+}
+
+const cpuNow = () => childCpuSeconds() + ownCpuSeconds();
+
+/** Stage → [wall s, CPU s], each stage lasting until the next one starts (the last until `end`). */
+function stageDurations(starts: StageStart[], end: StageStart): [string, number, number][] {
+  return starts.map(({ stage, at, cpu }, i) => {
+    const next = starts[i + 1] ?? end;
+    return [stage, (next.at - at) / 1000, next.cpu - cpu];
+  });
 }
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
@@ -89,14 +102,15 @@ try {
   const rssBefore = process.memoryUsage.rss();
   let rssPeak = rssBefore;
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage.rss())), 100);
-  const starts: { stage: string; at: number }[] = [];
+  const starts: StageStart[] = [];
   const mark = (stage: string) => {
-    if (starts.at(-1)?.stage !== stage) starts.push({ stage, at: performance.now() });
+    if (starts.at(-1)?.stage !== stage) starts.push({ stage, at: performance.now(), cpu: cpuNow() });
   };
   const video = join(dir, 'pipeline.mp4');
   const load = watchMachineLoad();
   const pipeline = await timed(async () => {
-    const workDir = await mkdtemp(join(tmpdir(), 'reelsmith-bench-work-'));
+    // With --keep the job's work folder (narration, captions, the stages' results) is kept too.
+    const workDir = await mkdtemp(join(values.keep ?? tmpdir(), 'reelsmith-bench-work-'));
     try {
       const services = cliServices(config, database, workDir, null);
       mark('validate');
@@ -113,10 +127,10 @@ try {
       await deliverFiles(output, video, false);
       return output;
     } finally {
-      await rm(workDir, { recursive: true, force: true });
+      if (!values.keep) await rm(workDir, { recursive: true, force: true });
     }
   });
-  const pipelineEnd = performance.now();
+  const pipelineEnd: StageStart = { stage: 'end', at: performance.now(), cpu: cpuNow() };
   clearInterval(sampler);
   rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
   const info = await probeMedia(video);
@@ -126,7 +140,8 @@ try {
       `${info.video?.width}x${info.video?.height} ${info.video?.codec} ${info.video?.fps} fps + ${info.audio?.codec}, ${fmt(duration, 2)} s`,
   );
   const stages = stageDurations(starts, pipelineEnd);
-  console.log(`stages: ${stages.map(([s, t]) => `${s} ${fmt(t)} s`).join(', ')}`);
+  console.log(`stages (wall): ${stages.map(([s, t]) => `${s} ${fmt(t)} s`).join(', ')}`);
+  console.log(`stages (CPU): ${stages.map(([s, , c]) => `${s} ${fmt(c)} s`).join(', ')}`);
 
   const codec = deliveryEncodeArgs({
     preset: encoding.preset,
@@ -186,6 +201,7 @@ try {
     rss_before_mb: Math.round(mb(rssBefore)),
     rss_peak_mb: Math.round(mb(rssPeak)),
     stages_sec: Object.fromEntries(stages.map(([s, t]) => [s, Math.round(t * 10) / 10])),
+    stages_cpu_sec: Object.fromEntries(stages.map(([s, , c]) => [s, Math.round(c * 10) / 10])),
   };
   console.log('');
   console.log(

@@ -79,7 +79,7 @@ describe('buildComposeCommand', () => {
       '[vsub][logo]overlay=x=W-w-11:y=H-h-171:eval=init[vlogo]',
       '[vlogo]drawtext=fontfile=/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf:text=Reelsmith:expansion=none' +
         ':fontsize=9:fontcolor=white@0.6:borderw=1:bordercolor=black@0.4:x=23:y=63[vmark]',
-      'color=c=0xFF0000:s=270x4:r=30:d=6[barsrc]',
+      'color=c=0xFF0000:s=270x4:r=30,trim=end_frame=1[barsrc]',
       '[vmark][barsrc]overlay=x=-w+w*t/5.966667:y=0[vbar]',
       ...AUDIO_MIX,
       '[mix]volume=3.46dB,alimiter=limit=0.7499:attack=5:release=50:level=false:latency=true,afade=t=in:d=0.02[aout]',
@@ -189,7 +189,7 @@ describe('buildComposeCommand', () => {
     const graph = args[args.indexOf('-filter_complex') + 1] ?? '';
     assert.match(
       graph,
-      /color=c=0x00FF00:s=1080x8:r=30:d=10\[barsrc\];\[v0\]\[barsrc\]overlay=x=-w\+w\*t\/9\.966667:y=1912\[vbar\]/,
+      /color=c=0x00FF00:s=1080x8:r=30,trim=end_frame=1\[barsrc\];\[v0\]\[barsrc\]overlay=x=-w\+w\*t\/9\.966667:y=1912\[vbar\]/,
     );
     assert.deepEqual(args.slice(args.indexOf('-c:v')), [
       '-c:v',
@@ -222,6 +222,53 @@ describe('buildComposeCommand', () => {
       '+faststart',
       'o.mp4',
     ]);
+  });
+});
+
+describe('further outputs of the render', () => {
+  test('a tap and a poster are fed by a split of the finished picture', () => {
+    const { args } = buildComposeCommand(
+      {
+        outputPath: 'out.mp4',
+        poster: { path: 'poster.jpg', atSec: 1.5 },
+        width: 270,
+        height: 480,
+        durationSec: 6,
+        scenes: [{ path: 'a.mp4', inPoint: 0, duration: 6 }],
+      },
+      { tap: 'fps=10,blackdetect' },
+    );
+    assert.deepEqual(args.slice(args.indexOf('-filter_complex') + 1, args.indexOf('-c:v')), [
+      `[0:v]fps=30,${COVER},tpad=stop_mode=clone:stop_duration=6,trim=duration=6,setpts=PTS-STARTPTS[v0];` +
+        'anullsrc=r=48000:cl=stereo,atrim=duration=6[aout];' +
+        '[vtapin]fps=10,blackdetect[vtap];' +
+        '[vposterin]trim=start_frame=45:end_frame=46[vposter];' +
+        '[v0]split=3[vout][vtapin][vposterin]',
+      '-map',
+      '[vout]',
+      '-map',
+      '[aout]',
+    ]);
+    assert.deepEqual(args.slice(args.indexOf('out.mp4')), [
+      'out.mp4',
+      ...['-map', '[vtap]', '-t', '6', '-f', 'null', '-'],
+      ...['-map', '[vposter]', '-frames:v', '1', '-q:v', '2', '-update', '1', 'poster.jpg'],
+    ]);
+  });
+
+  test('a poster asked for past the end is the last frame', () => {
+    const { args } = buildComposeCommand({
+      outputPath: 'out.mp4',
+      poster: { path: 'poster.jpg', atSec: 9 },
+      width: 270,
+      height: 480,
+      durationSec: 2,
+      scenes: [{ path: 'a.mp4', inPoint: 0, duration: 2 }],
+    });
+    assert.match(
+      args.join(' '),
+      /\[vposterin\]trim=start_frame=59:end_frame=60\[vposter\];\[v0\]split=2\[vout\]\[vposterin\]/,
+    );
   });
 });
 

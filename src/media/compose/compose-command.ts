@@ -51,7 +51,15 @@ export interface ComposeCommandOptions {
    * a bubble, a logo host or an outro.
    */
   assets?: LayoutAssets;
+  /**
+   * A filter chain run on a copy of the finished picture, into the null muxer: measurements (the quality
+   * gate's black and freeze detection) made on the frames as they are encoded, without decoding the MP4 again.
+   */
+  tap?: string;
 }
+
+/** JPEG quality of the poster (ffmpeg's -q:v, 2 = best). */
+const POSTER_QUALITY = '2';
 
 /** Builds the one ffmpeg invocation that renders the finished MP4. */
 export function buildComposeCommand(spec: ComposeSpec, options: ComposeCommandOptions = {}): FfmpegCommand {
@@ -60,6 +68,27 @@ export function buildComposeCommand(spec: ComposeSpec, options: ComposeCommandOp
   const video = buildVideoGraph(resolved, inputs, options.assets);
   const mix = buildAudioMix(resolved, inputs);
   const graph = [...video.filters, ...(mix?.filters ?? []), audioTail(resolved, mix?.output ?? null)];
+  // The poster and the tap are further outputs of this one run, fed by a split of the finished picture.
+  const extraOutputs: string[] = [];
+  const branches: string[] = [];
+  if (options.tap !== undefined) {
+    branches.push('vtapin');
+    graph.push(`[vtapin]${options.tap}[vtap]`);
+    extraOutputs.push('-map', '[vtap]', '-t', num(resolved.durationSec, 3), '-f', 'null', '-');
+  }
+  if (resolved.poster) {
+    const { frame, path } = resolved.poster;
+    branches.push('vposterin');
+    graph.push(`[vposterin]trim=start_frame=${frame}:end_frame=${frame + 1}[vposter]`);
+    extraOutputs.push('-map', '[vposter]', '-frames:v', '1', '-q:v', POSTER_QUALITY, '-update', '1', path);
+  }
+  let videoOut = video.output;
+  if (branches.length > 0) {
+    graph.push(
+      `[${video.output}]split=${branches.length + 1}[vout]${branches.map((b) => `[${b}]`).join('')}`,
+    );
+    videoOut = 'vout';
+  }
   const { preset, crf, audioBitrateKbps, threads, keyframeFrames } = resolved.encoding;
   return {
     args: [
@@ -68,7 +97,7 @@ export function buildComposeCommand(spec: ComposeSpec, options: ComposeCommandOp
       '-filter_complex',
       graph.join(';'),
       '-map',
-      `[${video.output}]`,
+      `[${videoOut}]`,
       '-map',
       '[aout]',
       ...deliveryEncodeArgs({
@@ -82,6 +111,7 @@ export function buildComposeCommand(spec: ComposeSpec, options: ComposeCommandOp
         ...(keyframeFrames ? { keyframeFrames } : {}),
       }),
       resolved.outputPath,
+      ...extraOutputs,
     ],
   };
 }

@@ -192,8 +192,17 @@ export interface ComposeOutro {
   fontFamily?: string;
 }
 
+/** A still of the finished picture, written by the render itself (no second decode of the MP4). */
+export interface ComposePoster {
+  /** A .jpg path. */
+  path: string;
+  /** Seconds into the output; the frame on screen then. */
+  atSec: number;
+}
+
 export interface ComposeSpec {
   outputPath: string;
+  poster?: ComposePoster;
   width?: number;
   height?: number;
   fps?: number;
@@ -266,6 +275,7 @@ export interface ResolvedOutro {
 /** A spec with every default filled in and every value checked. */
 export interface ResolvedSpec {
   outputPath: string;
+  poster: { path: string; frame: number } | null;
   width: number;
   height: number;
   fps: number;
@@ -454,8 +464,17 @@ export function resolveComposeSpec(spec: ComposeSpec): ResolvedSpec {
     'encoding.crf must be 0–51',
   );
 
+  let poster: ResolvedSpec['poster'] = null;
+  if (spec.poster) {
+    check(spec.poster.path !== '', 'poster.path is empty');
+    check(finite(spec.poster.atSec) && spec.poster.atSec >= 0, 'poster.atSec must be >= 0');
+    const lastFrame = Math.max(0, Math.round(durationSec * fps) - 1);
+    poster = { path: spec.poster.path, frame: Math.min(lastFrame, Math.round(spec.poster.atSec * fps)) };
+  }
+
   return {
     outputPath: spec.outputPath,
+    poster,
     width,
     height,
     fps,

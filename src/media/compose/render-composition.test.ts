@@ -146,6 +146,29 @@ describe('renderComposition', () => {
     assert.ok(loudness.truePeakDb <= -1, `true peak ${loudness.truePeakDb} dBTP`);
   });
 
+  test('the poster and a tap come out of the same run, from the frames it encodes', async () => {
+    const lines: string[] = [];
+    const poster = src('poster.jpg');
+    // Scene 2 is the logo still (yellow) from 2.5 s to 3.5 s; the tap sees frames 30 apart from 0.
+    await renderComposition(
+      { ...spec('tapped.mp4', 'narration.wav'), poster: { path: poster, atSec: 3 } },
+      {
+        tap: {
+          filter: 'fps=1,signalstats,metadata=print:key=lavfi.signalstats.YAVG',
+          onStderrLine: (l) => lines.push(l),
+        },
+      },
+    );
+    const still = await probeMedia(poster);
+    assert.equal(still.video?.codec, 'mjpeg');
+    assert.equal(still.video?.width, W);
+    assert.equal(still.video?.height, H);
+    const luma = lines.flatMap((l) => /YAVG=([\d.]+)/.exec(l)?.[1] ?? []).map(Number);
+    assert.equal(luma.length, 6, lines.join('\n'));
+    // The yellow still is far brighter than the blue clip after it.
+    assert.ok(luma[3]! > luma[5]! + 50, `luma ${luma.join(', ')}`);
+  });
+
   test('a composition without sound still gets an audio track', async () => {
     const result = await renderComposition({
       outputPath: src('silent.mp4'),

@@ -8,7 +8,11 @@ import { parseEbur128Summary, type LoudnessStats } from '../ffmpeg/measure.ts';
 import { runFfmpeg, type FfmpegRunOptions } from '../ffmpeg/runner.ts';
 import { makeFifo } from '../motion/fifo.ts';
 import { writeMotionFeed, type MotionShot } from '../motion/motion-feed.ts';
-import { buildAudioMeasureCommand, buildComposeCommand } from './compose-command.ts';
+import {
+  buildAudioMeasureCommand,
+  buildComposeCommand,
+  type ComposeCommandOptions,
+} from './compose-command.ts';
 import {
   brollSize,
   resolveComposeSpec,
@@ -16,7 +20,7 @@ import {
   type ComposeSpec,
   type ResolvedSpec,
 } from './compose-spec.ts';
-import { needsLayoutAssets, prepareLayoutAssets, type LayoutAssets } from './layout-assets.ts';
+import { needsLayoutAssets, prepareLayoutAssets } from './layout-assets.ts';
 import { initialGain, nextLimitedGain, type GainTrial, type LoudnessGain } from './loudness-plan.ts';
 
 /** Audio-only passes are cheap (well under 1 s of CPU per 30 s), so a limited mix may be measured 3 times. */
@@ -30,6 +34,11 @@ export interface RenderOptions {
   ffmpegPath?: string;
   /** Fraction 0–1 of the video render done. */
   onProgress?: (fraction: number) => void;
+  /**
+   * A measurement run on the finished picture during the render (buildComposeCommand's `tap`); every line
+   * ffmpeg writes to stderr is handed to `onStderrLine`.
+   */
+  tap?: { filter: string; onStderrLine: (line: string) => void };
 }
 
 export interface RenderResult {
@@ -79,19 +88,22 @@ export async function renderComposition(
   const onProgress = options.onProgress;
   const renderRun: FfmpegRunOptions = {
     ...run,
+    ...(options.tap ? { onStderrLine: options.tap.onStderrLine } : {}),
     onProgress: onProgress
       ? (seconds) => onProgress(Math.min(1, Math.max(0, seconds / resolved.durationSec)))
       : undefined,
   };
   const moving = resolved.scenes.some((s) => s.motion);
+  const tap = options.tap ? { tap: options.tap.filter } : {};
   if (!moving && !needsLayoutAssets(resolved)) {
-    await runFfmpeg(buildComposeCommand(final).args, renderRun);
+    await runFfmpeg(buildComposeCommand(final, tap).args, renderRun);
   } else {
     const workDir = await mkdtemp(join(tmpdir(), 'rs-compose-'));
     try {
       const assets = needsLayoutAssets(resolved) ? await prepareLayoutAssets(resolved, workDir) : undefined;
-      if (moving) await renderWithMotion(final, resolved, renderRun, workDir, assets);
-      else await runFfmpeg(buildComposeCommand(final, { ...(assets ? { assets } : {}) }).args, renderRun);
+      const commandOptions = { ...tap, ...(assets ? { assets } : {}) };
+      if (moving) await renderWithMotion(final, resolved, renderRun, workDir, commandOptions);
+      else await runFfmpeg(buildComposeCommand(final, commandOptions).args, renderRun);
     } finally {
       await rm(workDir, { recursive: true, force: true });
     }
@@ -126,11 +138,11 @@ async function renderWithMotion(
   resolved: ResolvedSpec,
   run: FfmpegRunOptions,
   workDir: string,
-  assets: LayoutAssets | undefined,
+  options: Omit<ComposeCommandOptions, 'motionFeed'>,
 ): Promise<void> {
   const feed = join(workDir, 'feed.yuv');
   await makeFifo(feed, run.signal);
-  const command = buildComposeCommand(spec, { motionFeed: feed, ...(assets ? { assets } : {}) });
+  const command = buildComposeCommand(spec, { ...options, motionFeed: feed });
   const stopRender = new AbortController();
   const stopFeed = new AbortController();
   const withCaller = (signal: AbortSignal) => (run.signal ? AbortSignal.any([run.signal, signal]) : signal);

@@ -1,3 +1,4 @@
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
@@ -16,7 +17,7 @@ import { seedLibrary, type SeededClip } from '../footage/seed.ts';
 import type { LibraryClip } from '../footage/select.ts';
 import { pickMusic } from '../music/folders.ts';
 import { seedMusicRecipes, type MusicBedRecipe } from '../music/beds.ts';
-import { bedFiles, seedMusicLibrary } from '../music/seed.ts';
+import { bedFiles, seedMusicLibrary, type SeededBed } from '../music/seed.ts';
 import type { ProcessPriority } from '../process/lower-priority.ts';
 import {
   importProviderFootage,
@@ -55,6 +56,15 @@ export interface ClipOrigin {
   attribution: string | null;
   /** Null when nobody recorded one (footage an operator uploaded). */
   licence: string | null;
+}
+
+async function filesExist(paths: readonly string[]): Promise<boolean> {
+  try {
+    await Promise.all(paths.map((path) => access(path)));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** How many clips of a niche's neighbourhood a render wants to choose from before it starts. */
@@ -108,6 +118,8 @@ export class StockLibrary {
   private readonly askedAt = new Map<string, number>();
   /** Beds this process found in, or put in, the remote store. */
   private readonly sharedBeds = new Set<string>();
+  /** Beds whose files this process found complete, by id. */
+  private readonly checkedBeds = new Map<string, SeededBed>();
 
   constructor(
     private readonly db: Db,
@@ -184,8 +196,11 @@ export class StockLibrary {
   }
 
   /** A bed read from the store when another machine made it, else made here and put there (once per process). */
-  private makeBed(recipe: MusicBedRecipe, priority: ProcessPriority, signal?: AbortSignal) {
-    return this.exclusive(
+  private async makeBed(recipe: MusicBedRecipe, priority: ProcessPriority, signal?: AbortSignal) {
+    // A bed this process checked is not probed again (three ffprobe runs) while its files are still there.
+    const checked = this.checkedBeds.get(recipe.id);
+    if (checked && (await filesExist([checked.introPath, checked.path, checked.outroPath]))) return [checked];
+    const beds = await this.exclusive(
       `music:${recipe.id}`,
       priority,
       async (s) => {
@@ -201,6 +216,8 @@ export class StockLibrary {
       },
       signal,
     );
+    for (const bed of beds ?? []) this.checkedBeds.set(bed.id, bed);
+    return beds;
   }
 
   private async register(clips: SeededClip[]): Promise<void> {

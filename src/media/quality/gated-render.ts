@@ -11,6 +11,7 @@ import {
 import { probeMedia } from '../ffmpeg/probe.ts';
 import type { WordTiming } from '../types.ts';
 import { measureDelivery } from './measure-delivery.ts';
+import { emptyPassLog, readPassLine, videoDetectFilter } from './measure-command.ts';
 import {
   describeFailures,
   FULL_POLICY,
@@ -127,12 +128,20 @@ export async function loopShortScenes(spec: ComposeSpec, signal?: AbortSignal): 
 async function renderAndJudge(
   spec: ComposeSpec,
   input: GatedRenderInput,
-  render: () => Promise<RenderResult> = () => renderComposition(spec, input.render),
+  firstRender?: () => Promise<RenderResult>,
 ): Promise<{ result: RenderResult; report: QualityReport }> {
-  const result = await render();
+  // A full render looks for black and frozen stretches in its own frames as it encodes them.
+  const videoLog = firstRender ? undefined : emptyPassLog();
+  const result = firstRender
+    ? await firstRender()
+    : await renderComposition(spec, {
+        ...input.render,
+        tap: { filter: videoDetectFilter(), onStderrLine: (line) => readPassLine(videoLog!, line) },
+      });
   const resolved = resolveComposeSpec(spec);
   const measurement = await measureDelivery({
     videoPath: resolved.outputPath,
+    ...(videoLog ? { videoLog } : {}),
     ...(spec.narration
       ? {
           narration: {

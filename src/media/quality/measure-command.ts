@@ -45,10 +45,21 @@ export interface MeasureCommandInput {
   mixRawPath?: string;
   narrationRawPath?: string;
   captions?: MeasureCaptions;
+  /** The picture was measured during the render: the pass reads only the sound (and draws the captions). */
+  videoMeasured?: boolean;
 }
 
 export interface MeasureCommand {
   args: string[];
+}
+
+/** Black and freeze detection of a picture; what it prints is read by readPassLine. */
+export function videoDetectFilter(): string {
+  return (
+    `fps=${DETECT_FPS},scale=-2:${DETECT_HEIGHT}:flags=area,` +
+    `blackdetect=d=${num(REPORT_MIN_RUN_SEC)}:pix_th=${num(BLACK_PIXEL_THRESHOLD)},` +
+    `freezedetect=n=${FREEZE_NOISE_DB}dB:d=${num(REPORT_MIN_RUN_SEC)}`
+  );
 }
 
 /** The measuring ffmpeg arguments (after the runner's global options). */
@@ -58,12 +69,11 @@ export function buildMeasureCommand(input: MeasureCommandInput): MeasureCommand 
   const outputs: string[] = [];
   const mono = `aresample=${ENVELOPE_SAMPLE_RATE},aformat=sample_fmts=flt:channel_layouts=mono`;
 
-  graph.push(
-    `[0:v]fps=${DETECT_FPS},scale=-2:${DETECT_HEIGHT}:flags=area,` +
-      `blackdetect=d=${num(REPORT_MIN_RUN_SEC)}:pix_th=${num(BLACK_PIXEL_THRESHOLD)},` +
-      `freezedetect=n=${FREEZE_NOISE_DB}dB:d=${num(REPORT_MIN_RUN_SEC)}[qv]`,
-  );
-  outputs.push('-map', '[qv]', '-f', 'null', '-');
+  // Without the picture when the render already looked at it (videoDetectFilter on its own frames).
+  if (!input.videoMeasured) {
+    graph.push(`[0:v]${videoDetectFilter()}[qv]`);
+    outputs.push('-map', '[qv]', '-f', 'null', '-');
+  }
   if (input.hasAudio) {
     if (!input.mixRawPath) throw new Error('mixRawPath is required when the video has audio');
     // Frame logging is moved to the verbose level: the summary at the end is what is read.

@@ -14,6 +14,7 @@ import {
   joinRuns,
   readPassLine,
   type MeasureCaptions,
+  type PassLog,
 } from './measure-command.ts';
 import { findNarrationLag, logEnvelope } from './narration-lag.ts';
 import type { DeliveryMeasurement } from './quality-gate.ts';
@@ -24,6 +25,11 @@ export interface MeasureDeliveryInput {
   narration?: { path: string; tempo?: number; words: readonly WordTiming[] };
   /** The ASS script burned into the video. */
   captions?: MeasureCaptions;
+  /**
+   * What black and freeze detection printed when it ran on the render's own frames (videoDetectFilter as the
+   * compose's tap): the pass then leaves the picture alone.
+   */
+  videoLog?: PassLog;
   signal?: AbortSignal;
 }
 
@@ -93,12 +99,16 @@ export async function measureDelivery(input: MeasureDeliveryInput): Promise<Deli
           }
         : {}),
       ...(input.captions ? { captions: input.captions } : {}),
+      ...(input.videoLog ? { videoMeasured: true } : {}),
     });
-    const log = emptyPassLog();
-    const { stderrTail } = await runFfmpeg(command.args, {
-      signal: input.signal,
-      onStderrLine: (line) => readPassLine(log, line),
-    });
+    const log = input.videoLog ?? emptyPassLog();
+    const pass = hasAudio || input.captions !== undefined || !input.videoLog;
+    const { stderrTail } = pass
+      ? await runFfmpeg(command.args, {
+          signal: input.signal,
+          onStderrLine: (line) => readPassLine(log, line),
+        })
+      : { stderrTail: '' };
     let lag: ReturnType<typeof findNarrationLag> | null = null;
     if (narrate) {
       lag = findNarrationLag(

@@ -10,7 +10,6 @@ import { captionFontsDir } from '../../media/fonts/caption-fonts-dir.ts';
 import { findShippedFontFamily } from '../../media/fonts/font-catalogue.ts';
 import { outputSize, type AspectRatio } from '../../media/clips/reframe.ts';
 import type { ComposeScene, ComposeSpec } from '../../media/compose/compose-spec.ts';
-import { extractPoster } from '../../media/ffmpeg/measure.ts';
 import { probeMedia } from '../../media/ffmpeg/probe.ts';
 import { toSrt } from '../../media/subtitles/srt.ts';
 import { unmatchedSentences } from '../../media/footage/match-score.ts';
@@ -45,8 +44,8 @@ import { renderHeldToGate, stockProvenance } from './quality-stage.ts';
 import { keepForRevision, sceneTimeline } from '../revise/scene-cache.ts';
 
 // The stock engine shared by generate-and-post, Magic, motivational, article-to-video and news:
-// script → voice → footage → music → captions → brand → one compose → poster. Each stage writes its result
-// to the job's work folder, so a retried attempt resumes after the last finished stage.
+// script → voice → footage → music → captions → brand → one compose (which also writes the poster). Each stage
+// writes its result to the job's work folder, so a retried attempt resumes after the last finished stage.
 
 export interface StockEngineRequest {
   /** Text the title, hashtags and niche are drawn from. */
@@ -266,9 +265,12 @@ export async function runStockEngine(
       : {}),
     encoding: { preset: deps.renderPreset, keyframeFrames: timeline.keyframeFrames },
   };
-  let lastReported = 0;
+  let lastReported = 45;
+  await ctx.progress('compose', lastReported, 'Rendering the video.');
+  // The render writes the poster from its own frames (the spec kept for revisions does not name it).
+  const poster = join(workDir, 'poster.jpg');
   const { quality } = await renderHeldToGate(ctx, {
-    spec,
+    spec: { ...spec, poster: { path: poster, atSec: Math.min(1.5, voice.videoSec / 3) } },
     narrationWords: voice.words,
     context: {
       requestedSec: request.durationSec,
@@ -297,9 +299,7 @@ export async function runStockEngine(
     captionBox: quality.checks.safe_zone.caption_box,
     ...(!request.logoPath && request.brand?.logo_url ? { logoUrl: request.brand.logo_url } : {}),
   });
-  await ctx.progress('poster', 92, 'Making the poster image.');
-  const poster = join(workDir, 'poster.jpg');
-  await extractPoster(output, poster, Math.min(1.5, voice.videoSec / 3));
+  await ctx.progress('poster', 92, 'Writing the captions and the manifest.');
   const probed = await probeMedia(output);
   const srt = join(workDir, 'captions.srt');
   await writeFile(srt, toSrt(voice.words));

@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +16,7 @@ import { DEFAULT_ENCODING } from '../../src/media/compose/compose-spec.ts';
 import { deliveryEncodeArgs } from '../../src/media/ffmpeg/delivery-encode.ts';
 import { probeMedia } from '../../src/media/ffmpeg/probe.ts';
 import { runFfmpeg } from '../../src/media/ffmpeg/runner.ts';
-import { detectFaces, segmentPerson } from '../../src/media/vision/index.ts';
+import { detectFaces, segmentPerson, visionProcessId } from '../../src/media/vision/index.ts';
 import { productModes } from '../../src/modes/index.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { openDatabase, type DatabaseHandle, type Db } from '../../src/platform/db/database.ts';
@@ -44,8 +45,9 @@ import { describeLoad, verdict, watchMachineLoad } from '../support/machine-load
 //   node --import tsx bench/presenter/run.ts [--only talking_head|creator] [--keep DIR] [--personas-apart]
 //
 // The footage library is warmed first in a child process, so its memory is not the measured process's. The
-// personas are made in the measured process, as `npm start` (API and worker in one process) makes them: the
-// vision runtime they load stays resident through the renders, and the RSS before and after it is printed.
+// personas are made in the measured process, as `npm start` (API and worker in one process) makes them; the
+// vision models they need run in a child process of it that exits when idle, whose peak RSS is printed apart
+// and together with this process's.
 // --personas-apart makes them in a child process instead, as an API node apart from the worker (RUN_WORKER=0)
 // would: the renders' Node RSS is then the worker's alone.
 
@@ -70,6 +72,44 @@ function memory(): string {
     `WebAssembly and other external ${mb(m.external - m.arrayBuffers)})`
   );
 }
+/** A process's current (VmRSS) or peak (VmHWM) resident set from /proc, in bytes; 0 once it has exited. */
+function procMemory(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const kb = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+) kB`));
+    return kb ? Number(kb[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Peak RSS sampled every 50 ms: of this process (the figure the target is about), of the vision models' child
+ * process (src/media/vision/vision-process-client.ts; its own high-water mark, so no peak falls between
+ * samples), and of both together.
+ */
+function watchMemory() {
+  const peaks = { node: process.memoryUsage.rss(), vision: 0, together: 0 };
+  const sample = () => {
+    const node = process.memoryUsage.rss();
+    const pid = visionProcessId();
+    const vision = pid === null ? 0 : procMemory(pid, 'VmRSS');
+    peaks.node = Math.max(peaks.node, node);
+    if (pid !== null) peaks.vision = Math.max(peaks.vision, procMemory(pid, 'VmHWM'));
+    peaks.together = Math.max(peaks.together, node + vision);
+    return node;
+  };
+  const timer = setInterval(sample, 50);
+  return {
+    peaks,
+    sample,
+    stop: () => {
+      sample();
+      clearInterval(timer);
+      return peaks;
+    },
+  };
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /**
@@ -156,6 +196,9 @@ interface PersonaBench {
   rows: string[];
   summaries: Record<string, unknown>[];
   rssPeak: number;
+  /** Peak RSS of the vision models' child process, and of it and the persona-making process together. */
+  visionPeak: number;
+  togetherPeak: number;
 }
 
 /**
@@ -212,9 +255,9 @@ async function makePersonas(
 
   const rssBeforeVision = process.memoryUsage.rss();
   say(`Node RSS before the vision runtime ${memory()}`);
+  const watch = watchMemory();
   const cold = await timed(() => createPersona(PERSONA_WIDTH));
   const rssAfterVision = process.memoryUsage.rss();
-  let rssPeak = rssAfterVision;
   say(
     `persona (first, loads the models) from a ${PERSONA_WIDTH} px photo: ${fmt(cold.timing.wall, 2)} s ` +
       `(faces ${fmt(cold.result.timings.facesMs / 1000, 2)} s, segmentation ${fmt(cold.result.timings.segmentMs / 1000, 2)} s); ` +
@@ -247,7 +290,6 @@ async function makePersonas(
       runs.segment.push((await timed(() => segmentPerson(photo))).timing.wall);
     }
     const [boxes, faces, segment] = [median(runs.boxes), median(runs.faces), median(runs.segment)];
-    rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
     const steps = `boxes ${fmt(boxes, 2)} s, + mesh and descriptor ${fmt(faces - boxes, 2)} s, segmentation ${fmt(segment, 2)} s`;
     say(
       `persona from a ${width} px photo: ${fmt(warmCreate.timing.wall, 2)} s (node cpu ${fmt(warmCreate.timing.nodeCpu, 2)} s); ` +
@@ -267,8 +309,20 @@ async function makePersonas(
       segmentation_sec: Math.round(segment * 1000) / 1000,
     });
   }
+  const peaks = watch.stop();
   say(`Node RSS after ${created} personas and the analysis steps ${memory()}`);
-  return { avatarId: cold.result.avatarId, rows, summaries, rssPeak };
+  say(
+    `peak RSS while analysing: this process ${mb(peaks.node)} MB, the vision process ${mb(peaks.vision)} MB, ` +
+      `both together ${mb(peaks.together)} MB`,
+  );
+  return {
+    avatarId: cold.result.avatarId,
+    rows,
+    summaries,
+    rssPeak: peaks.node,
+    visionPeak: peaks.vision,
+    togetherPeak: peaks.together,
+  };
 }
 
 if (values['personas-only']) {
@@ -424,6 +478,7 @@ try {
       if (current) current.rssPeak = Math.max(current.rssPeak, rss);
     };
     const sampler = setInterval(sample, 50);
+    const visionWatch = watchMemory();
     const mark = (stage: string) => {
       sample();
       if (starts.at(-1)?.stage !== stage) starts.push({ stage, at: performance.now(), rssPeak: 0 });
@@ -452,13 +507,19 @@ try {
       }
     });
     clearInterval(sampler);
+    const visionDuringRender = visionWatch.stop().vision;
     overallPeak = Math.max(overallPeak, rssPeak);
     const end = performance.now();
     const stages = starts.map(
       ({ stage, at, rssPeak: peak }, i) =>
         `${stage} ${fmt(((starts[i + 1]?.at ?? end) - at) / 1000)} s (RSS ≤ ${mb(peak)} MB)`,
     );
-    console.log(`${bench.name}: stages ${stages.join(', ')}; Node RSS after ${memory()}`);
+    console.log(
+      `${bench.name}: stages ${stages.join(', ')}; Node RSS after ${memory()}; ` +
+        (visionDuringRender > 0
+          ? `the vision process ran, peaking at ${mb(visionDuringRender)} MB`
+          : 'no vision process ran'),
+    );
     // A fallback layout would be another video than the one named: say so rather than report it as this case.
     if (pipeline.result.layout !== bench.layout)
       throw new Error(
@@ -508,6 +569,7 @@ try {
       ),
       rss_before_mb: mb(rssBefore),
       rss_peak_mb: mb(rssPeak),
+      vision_rss_peak_mb: mb(visionDuringRender),
     });
   }
   console.log('');
@@ -516,6 +578,12 @@ try {
   );
   console.log('| --- | --- | --- | --- | --- | --- | --- |');
   for (const row of personaBench.rows) console.log(row);
+  console.log('');
+  console.log(
+    `while the personas were analysed${apart ? ' (in their own process)' : ''}: Node peak RSS ` +
+      `**${mb(personaBench.rssPeak)} MB** ${mb(personaBench.rssPeak) <= 400 ? 'met' : 'missed'}; ` +
+      `the vision process ${mb(personaBench.visionPeak)} MB; both together ${mb(personaBench.togetherPeak)} MB`,
+  );
   console.log('');
   console.log(
     '| case | pipeline wall | bare re-encode | ratio (target ≤ 2) | CPU ratio | Node peak RSS (target ≤ 400 MB) |',
@@ -531,6 +599,9 @@ try {
       quiet: !anyLoaded,
       preset: config.renderPreset,
       node_rss_peak_mb: mb(overallPeak),
+      personas_rss_peak_mb: mb(personaBench.rssPeak),
+      vision_rss_peak_mb: mb(personaBench.visionPeak),
+      personas_and_vision_rss_peak_mb: mb(personaBench.togetherPeak),
       personas_apart: apart,
       personas: personaBench.summaries,
       cases: summaries,

@@ -1,12 +1,13 @@
 // Local vision: faces, person segmentation and parallax plates on one TensorFlow.js WASM runtime, which lives in
-// a worker thread that exits when idle (vision-thread-client.ts).
+// a child process that exits when idle (vision-process-client.ts).
 export {
   detectFaces,
   releaseIdleVision,
   segmentPerson,
-  stopVisionThread,
-  visionThreadRunning,
-} from './vision-thread-client.ts';
+  stopVisionProcess,
+  visionProcessId,
+  visionProcessRunning,
+} from './vision-process-client.ts';
 export { faceDistance, SAME_PERSON_DISTANCE } from './face-distance.ts';
 export type { Box, DetectFacesOptions, Face } from './faces.ts';
 export { MIN_PERSON_COVERAGE, PERSON_ALPHA, type PersonMask } from './person-mask.ts';

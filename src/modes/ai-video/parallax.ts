@@ -23,7 +23,7 @@ export async function parallaxLayer(
   const foreground = join(dir, 'foreground-full.png');
   if (existsSync(background) && existsSync(foreground)) return { background, foreground };
   signal?.throwIfAborted();
-  // The model runs in the vision thread, which exits when idle: its memory is not this render's.
+  // The model runs in the vision process, which exits when idle: its memory is not this render's.
   const person = await segmentPerson(image);
   if (!person) return undefined;
   await mkdir(dir, { recursive: true });

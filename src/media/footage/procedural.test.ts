@@ -14,7 +14,7 @@ import {
 } from './procedural.ts';
 import { detectBlack } from '../ffmpeg/measure.ts';
 import { probeMedia } from '../ffmpeg/probe.ts';
-import { runFfmpeg } from '../ffmpeg/runner.ts';
+import { runFfmpeg, runFfprobe } from '../ffmpeg/runner.ts';
 
 function recipe(id: string): FootageRecipe {
   const found = seedFootageRecipes().find((r) => r.id === id);
@@ -90,6 +90,8 @@ test('buildClipArgs: exact encoder settings around the graph', () => {
     '60',
     '-r',
     '30',
+    '-g',
+    '30',
     '-c:v',
     'libx264',
     '-preset',
@@ -153,6 +155,29 @@ describe('real generation (full size, 2 s)', () => {
 
       // It is not black.
       assert.deepEqual(await detectBlack(out, { minDuration: 0.1 }), []);
+
+      // A keyframe at least every second, so a scene that starts part-way into the clip decodes at most a second
+      // of it to get there.
+      const { stdout } = await runFfprobe([
+        '-v',
+        'error',
+        '-select_streams',
+        'v:0',
+        '-show_entries',
+        'frame=key_frame,pts_time',
+        '-of',
+        'csv=p=0',
+        out,
+      ]);
+      const keyframes = stdout
+        .split('\n')
+        .map((line) => line.split(','))
+        .filter(([key]) => key === '1')
+        .map(([, at]) => Math.round(Number(at) * 10) / 10);
+      // x264 may add one at a scene change; the gap to the next is still at most a second.
+      assert.equal(keyframes[0], 0);
+      const gaps = [...keyframes, info.durationSec].slice(1).map((at, i) => at - keyframes[i]!);
+      assert.ok(Math.max(...gaps) <= 1.05, `keyframes at ${keyframes.join(', ')} s`);
     });
   }
 

@@ -63,6 +63,10 @@ export function buildClipArgs(recipe: FootageRecipe, outPath: string, options: C
     String(Math.round(durationSec * CLIP_FPS)),
     '-r',
     String(CLIP_FPS),
+    // A keyframe every second: a compose that starts a scene part-way into a clip seeks to the keyframe before
+    // its in-point and decodes from there, so one keyframe per clip had it decode and drop up to a whole clip.
+    '-g',
+    String(CLIP_FPS),
     '-c:v',
     'libx264',
     '-preset',

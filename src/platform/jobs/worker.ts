@@ -360,9 +360,11 @@ export class GenerationWorker {
       return;
     }
     if (isDiskFull(error)) {
-      // Fails at once (a retry here would meet the same full disk) and leaves nothing half-written: the caller
-      // deletes the work folder, and any file already stored is deleted here.
+      // Fails at once (a retry here would meet the same full disk) and leaves nothing half-written. The work
+      // folder and any file already stored are deleted before the job reads as failed, so the space is back
+      // when the caller learns of the failure (and may retry at once).
       log.error({ err: error }, 'the disk filled up during the job');
+      await rm(jobWorkDir(this.deps.config, jobId), { recursive: true, force: true }).catch(() => {});
       await this.deps.store.remove(`jobs/${jobId}`);
       await lifecycle.fail(jobId, DISK_FULL);
       return;

@@ -12,6 +12,7 @@ import { S3MediaStore } from '../src/platform/storage/s3-media-store.ts';
 import { dropHandoff, handOffWorkFolders, receiveWorkFolder } from '../src/platform/storage/work-handoff.ts';
 import { startS3Server, type S3TestServer } from './support/s3-server.ts';
 import { startTestService, waitForJob, type TestService } from './support/test-service.ts';
+import { jobLedger } from './support/job-ledger.ts';
 
 // The S3 media store against a real S3-protocol server (s3rver, from npm) on loopback: multipart uploads,
 // presigned links that expire, a render stored in and served from the bucket, and a bucket that goes away.
@@ -32,17 +33,6 @@ after(async () => {
 function newStore(cacheName: string): S3MediaStore {
   const settings = loadConfig({ ...s3.env, S3_PART_SIZE_MB: '5' }).s3!;
   return new S3MediaStore(settings, 'http://127.0.0.1:9', 'link-secret', join(dir, cacheName));
-}
-
-async function ledgerOf(
-  service: TestService,
-  jobId: string,
-): Promise<{ kind: string; amount_cents: number }[]> {
-  const { rows } = await service.runtime.database.pool.query(
-    'SELECT kind, amount_cents FROM ledger_entries WHERE job_id = $1 ORDER BY id',
-    [jobId],
-  );
-  return rows;
 }
 
 void describe('S3MediaStore', () => {
@@ -241,7 +231,7 @@ void describe('a store that goes down mid-job', () => {
       job.progress.some((p: { stage: string }) => p.stage === 'retrying'),
       JSON.stringify(job.progress),
     );
-    assert.deepEqual(await ledgerOf(service, jobId), [
+    assert.deepEqual(await jobLedger(service, jobId), [
       { kind: 'charge', amount_cents: -60 },
       { kind: 'refund', amount_cents: 60 },
     ]);
